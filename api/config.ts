@@ -1,0 +1,134 @@
+/**
+ * Typed configuration: every environment variable the server reads is parsed
+ * here, once, at start. A wrong or missing required value stops the start with
+ * a message that names the variable.
+ */
+import { z } from "zod";
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const optionalUrl = (what: string) =>
+  optionalString.pipe(z.url({ message: `must be a URL (${what})` }).optional());
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().trim().min(1).default("0.0.0.0"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+    /** Public origin of the site, used for links, cookies and the origin check. */
+    PUBLIC_ORIGIN: optionalUrl("the site's public origin, e.g. https://stacktrack.app"),
+    /** Postgres connection string; when absent an embedded PGlite database is used. */
+    DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+        .optional(),
+    ),
+    /** Folder of the embedded database (only without DATABASE_URL). */
+    DATA_DIR: z.string().trim().min(1).default("./data"),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    /** Secret that signs session cookies; required in production. */
+    BETTER_AUTH_SECRET: optionalString.pipe(
+      z.string().min(32, "must be at least 32 characters").optional(),
+    ),
+    GITHUB_CLIENT_ID: optionalString,
+    GITHUB_CLIENT_SECRET: optionalString,
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    /** smtp:// or smtps:// URL; without it password-reset links are written to the log. */
+    SMTP_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+        .optional(),
+    ),
+    MAIL_FROM: z.string().trim().min(3).default("StackTrack <no-reply@stacktrack.local>"),
+    STRIPE_SECRET_KEY: optionalString,
+    PUBLIC_STRIPE_PUBLISHABLE_KEY: optionalString,
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    STRIPE_PRICE_ID: optionalString,
+    /** Where the Stripe SDK sends requests (a local Stripe-compatible server in tests). */
+    STRIPE_API_BASE: optionalUrl("e.g. http://127.0.0.1:12111"),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    /** Turns the rate limits off (tests that are not about them). */
+    RATE_LIMIT: z.enum(["on", "off"]).default("on"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && !env.BETTER_AUTH_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["BETTER_AUTH_SECRET"],
+        message: "is required in production (at least 32 random characters)",
+      });
+    }
+    const pairs = [
+      ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"],
+      ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+    ] as const;
+    for (const [a, b] of pairs) {
+      if (Boolean(env[a]) !== Boolean(env[b])) {
+        ctx.addIssue({
+          code: "custom",
+          path: [env[a] ? b : a],
+          message: `must be set together with ${env[a] ? a : b}`,
+        });
+      }
+    }
+    const stripe = [
+      "STRIPE_SECRET_KEY",
+      "PUBLIC_STRIPE_PUBLISHABLE_KEY",
+      "STRIPE_WEBHOOK_SECRET",
+      "STRIPE_PRICE_ID",
+    ] as const;
+    const set = stripe.filter((k) => env[k]);
+    if (set.length > 0 && set.length < stripe.length) {
+      for (const k of stripe.filter((k) => !env[k])) {
+        ctx.addIssue({
+          code: "custom",
+          path: [k],
+          message: `is required when ${set.join(", ")} ${set.length === 1 ? "is" : "are"} set`,
+        });
+      }
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  origin: string;
+  production: boolean;
+  authSecret: string;
+  billingEnabled: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** A fixed secret for development and tests only; production refuses to start without its own. */
+const DEV_SECRET = "stacktrack-development-secret-not-for-production-use";
+
+export function parseConfig(source: Record<string, string | undefined>): Config {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join(".") || "(environment)"} ${issue.message}`),
+    );
+  }
+  const env = result.data;
+  const origin = (env.PUBLIC_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  return {
+    ...env,
+    origin,
+    production: env.NODE_ENV === "production",
+    authSecret: env.BETTER_AUTH_SECRET ?? DEV_SECRET,
+    billingEnabled: Boolean(env.STRIPE_SECRET_KEY),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The process-wide state: configuration and the database. Kept on `globalThis`
+ * so that `server.ts`, the Astro bundle (which has its own copy of this module)
+ * and `astro dev`'s reloads all share one instance, and so one PGlite.
+ */
+import { type Config, ConfigError, parseConfig } from "./config";
+import { type Database, openDatabase } from "../db/client";
+import { log, setLogLevel } from "./log";
+
+export interface AppContext {
+  config: Config;
+  database: Database;
+}
+
+const KEY = Symbol.for("stacktrack.context");
+type Holder = { [KEY]?: Promise<AppContext> };
+
+export interface InitOptions {
+  env?: Record<string, string | undefined>;
+  onQuery?: (query: string) => void;
+}
+
+/** Creates the context (config parsed, database opened and migrated) once per process. */
+export function initContext(options: InitOptions = {}): Promise<AppContext> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= createContext(options).catch((error) => {
+    delete holder[KEY];
+    throw error;
+  });
+  return holder[KEY];
+}
+
+/** The context, created on first use (the path `astro dev` takes). */
+export const getContext = (): Promise<AppContext> => initContext();
+
+export async function createContext(options: InitOptions = {}): Promise<AppContext> {
+  const config = parseConfig(options.env ?? process.env);
+  setLogLevel(config.LOG_LEVEL);
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+    onQuery: options.onQuery,
+  });
+  log.info("database ready", {
+    kind: database.kind,
+    ...(database.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
+  });
+  return { config, database };
+}
+
+export { ConfigError };

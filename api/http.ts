@@ -1,0 +1,81 @@
+/** HTTP helpers shared by every resource module: errors as JSON, body parsing with zod. */
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { z } from "zod";
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    message: string,
+    readonly errors?: Record<string, string[]>,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+export const badRequest = (message: string, errors?: Record<string, string[]>) =>
+  new HttpError(400, message, errors);
+export const unauthorized = () => new HttpError(401, "Unauthorized");
+export const notFound = (message = "Not found") => new HttpError(404, message);
+
+/** zod issues as `{ field: [messages] }`, the shape every 400 carries. */
+export function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "_";
+    const list = out[key] ?? [];
+    list.push(issue.message);
+    out[key] = list;
+  }
+  return out;
+}
+
+/** Reads a JSON body and validates it; malformed JSON and invalid input are 400s. */
+export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  let body: unknown;
+  try {
+    const text = await c.req.text();
+    body = text.length === 0 ? {} : JSON.parse(text);
+  } catch {
+    throw badRequest("Request body must be valid JSON");
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const errors = fieldErrors(result.error);
+    const first = result.error.issues[0];
+    throw badRequest(first?.message ?? "Invalid input", errors);
+  }
+  return result.data;
+}
+
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "08000",
+  "08001",
+  "08003",
+  "08006",
+]);
+
+/** True when an error means the database is unreachable rather than a bug. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === "string" && /did not answer within|connect ECONNREFUSED|terminating connection/.test(message))
+      return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,0 +1,161 @@
+/**
+ * The database: PGlite (embedded Postgres in a local folder) when no DATABASE_URL
+ * is set, postgres.js against a real server when it is. One set of migrations,
+ * applied at open, serves both.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import * as schema from "./schema";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Runs `select 1` within `timeoutMs`; throws when the database does not answer. */
+  ping(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+  /** Raw postgres.js client (LISTEN/NOTIFY); undefined on PGlite. */
+  // biome-ignore lint/suspicious/noExplicitAny: postgres.js' client type is generic over its options
+  pg?: any;
+}
+
+export interface OpenOptions {
+  url?: string;
+  dataDir: string;
+  poolSize?: number;
+  /** Called with each SQL statement the app sends (statement counting in tests). */
+  onQuery?: (query: string) => void;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(dir: string, pid: number) {
+    super(
+      `The data directory ${dir} is in use by another StackTrack process (pid ${pid}). ` +
+        "The embedded database cannot be shared between processes: stop that process, " +
+        "choose another DATA_DIR, or set DATABASE_URL to use a Postgres server.",
+    );
+    this.name = "DataDirLockedError";
+  }
+}
+
+function migrationsFolder(): string {
+  const candidates = [
+    join(dirname(fileURLToPath(import.meta.url)), "migrations"),
+    resolve(process.cwd(), "db/migrations"),
+  ];
+  const found = candidates.find((dir) => existsSync(join(dir, "meta/_journal.json")));
+  if (!found) throw new Error(`Database migrations not found (looked in ${candidates.join(", ")})`);
+  return found;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * PGlite has no lock of its own: two processes on one folder silently lose writes.
+ * An exclusively created lock file holding our pid keeps a second process out;
+ * a lock left by a dead process is taken over.
+ */
+function acquireDirLock(dir: string): () => void {
+  const lockPath = join(dir, "stacktrack.lock");
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number.parseInt(readFileSync(lockPath, "utf8"), 10);
+      if (Number.isInteger(pid) && pid !== process.pid && processAlive(pid)) {
+        throw new DataDirLockedError(dir, pid);
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock the data directory ${dir}`);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+const logger = (onQuery?: (query: string) => void) =>
+  onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined;
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options) : openPglite(options);
+}
+
+async function openPglite(options: OpenOptions): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  // ":memory:" is a throw-away in-memory database (tests); anything else a folder.
+  const inMemory = options.dataDir === ":memory:";
+  const root = resolve(options.dataDir);
+  if (!inMemory) mkdirSync(root, { recursive: true });
+  const release = inMemory ? () => {} : acquireDirLock(root);
+  try {
+    const client = await PGlite.create(inMemory ? undefined : join(root, "pglite"));
+    const db = drizzle({ client, schema, logger: logger(options.onQuery) }) as unknown as Db;
+    await migrate(db as never, { migrationsFolder: migrationsFolder() });
+    let closed = false;
+    return {
+      db,
+      kind: "pglite",
+      ping: (ms = 2000) => withTimeout(client.query("select 1").then(() => undefined), ms),
+      async close() {
+        if (closed) return;
+        closed = true;
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const common = { onnotice: () => {}, connect_timeout: 3, connection: { application_name: "stacktrack" } };
+
+  // Migrate on one dedicated connection under an advisory lock, so instances
+  // starting together against one server do not race each other.
+  const admin = postgres(url, { ...common, max: 1 });
+  try {
+    await admin`select pg_advisory_lock(7265431)`;
+    await migrate(drizzle({ client: admin }), { migrationsFolder: migrationsFolder() });
+    await admin`select pg_advisory_unlock(7265431)`;
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+
+  const pg = postgres(url, { ...common, max: options.poolSize ?? 10, idle_timeout: 30 });
+  const db = drizzle({ client: pg, schema, logger: logger(options.onQuery) }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    pg,
+    ping: (ms = 2000) => withTimeout(db.execute(sql`select 1`).then(() => undefined), ms),
+    close: () => pg.end({ timeout: 10 }),
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * Every table of StackTrack. better-auth owns `users`, `sessions`, `accounts`,
+ * `verifications` and `auth_rate_limits` (its rate-limit counters); the rest is ours.
+ * Property names are what the code (and better-auth) uses; column names are snake_case.
+ */
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+});
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+};
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    /** better-auth's display name (the sign-up name). */
+    name: text("name").notNull().default(""),
+    email: text("email").notNull().unique(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    /** better-auth's `image` field, mapped here. */
+    profileImageUrl: text("profile_image_url"),
+    username: text("username"),
+    bio: text("bio"),
+    stripeCustomerId: text("stripe_customer_id"),
+    stripeSubscriptionId: text("stripe_subscription_id"),
+    subscriptionStatus: text("subscription_status"),
+    isPremium: boolean("is_premium").notNull().default(false),
+    instagramUrl: text("instagram_url"),
+    twitterUrl: text("twitter_url"),
+    facebookUrl: text("facebook_url"),
+    etsyUrl: text("etsy_url"),
+    youtubeUrl: text("youtube_url"),
+    tiktokUrl: text("tiktok_url"),
+    linkedinUrl: text("linkedin_url"),
+    websiteUrl: text("website_url"),
+    ...timestamps,
+  },
+  (t) => [
+    // Usernames are unique case-insensitively: `Alice` and `alice` are one name.
+    uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
+    uniqueIndex("users_stripe_customer_key").on(t.stripeCustomerId),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    token: text("token").notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    ...timestamps,
+  },
+  (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_expires_at_idx").on(t.expiresAt)],
+);
+
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    ...timestamps,
+  },
+  (t) => [index("accounts_user_id_idx").on(t.userId)],
+);
+
+export const verifications = pgTable(
+  "verifications",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (t) => [index("verifications_identifier_idx").on(t.identifier)],
+);
+
+/** better-auth's rate-limit counters (sign-in, sign-up, password reset). */
+export const authRateLimits = pgTable("auth_rate_limits", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+/** Our own fixed-window counters (uploads, public profile API). */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: bigint("window_start", { mode: "number" }).notNull(),
+  count: integer("count").notNull(),
+});
+
+export const supplements = pgTable(
+  "supplements",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    quantityType: text("quantity_type").notNull(),
+    frequency: text("frequency").notNull(),
+    affiliateLink: text("affiliate_link"),
+    notes: text("notes"),
+    sortOrder: integer("sort_order").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [index("supplements_user_order_idx").on(t.userId, t.sortOrder, t.id)],
+);
+
+/** Profile images, re-encoded to WebP, kept in Postgres so every instance can serve them. */
+export const images = pgTable(
+  "images",
+  {
+    /** Content hash: the URL of an image never changes meaning, so it can be cached forever. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    contentType: text("content_type").notNull(),
+    data: bytea("data").notNull(),
+    byteSize: integer("byte_size").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("images_user_id_idx").on(t.userId)],
+);
+
+/** Stripe event ids already processed, so a redelivered event has one effect. */
+export const stripeEvents = pgTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  processedAt: timestamp("processed_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type User = typeof users.$inferSelect;
+export type Supplement = typeof supplements.$inferSelect;

@@ -97,10 +97,14 @@ async function main() {
   const headers = securityHeaders(config);
   let inFlight = 0;
 
-  async function route(request: Request, url: URL): Promise<Response> {
+  async function route(request: Request, url: URL, server: Bun.Server<undefined>): Promise<Response> {
     const path = url.pathname;
-    if (path === "/api" || path.startsWith("/api/")) return api.fetch(request);
+    if (path === "/api" || path.startsWith("/api/")) return api.fetch(request, server);
     if (request.method === "GET" || request.method === "HEAD") {
+      // `/` is the prerendered landing page, unless the visitor has a session.
+      if (path === "/" && request.headers.get("cookie")?.includes("session_token")) {
+        return render(new Request(new URL("/dashboard", url), request));
+      }
       const file = files.get(path);
       if (file) return serveStatic(file, request);
     }
@@ -111,13 +115,13 @@ async function main() {
     hostname: config.HOST,
     port: config.PORT,
     maxRequestBodySize: 8 * 1024 * 1024,
-    async fetch(request) {
+    async fetch(request, server) {
       const started = performance.now();
       inFlight++;
       const url = new URL(request.url);
       let response: Response;
       try {
-        response = await route(request, url);
+        response = await route(request, url, server);
       } catch (error) {
         log.error("request failed", { method: request.method, path: url.pathname, ...errorFields(error) });
         response = url.pathname.startsWith("/api/")

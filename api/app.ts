@@ -3,18 +3,29 @@
  * origin check, JSON errors) is here; each resource lives in its own module.
  */
 import { Hono } from "hono";
+import { getConnInfo } from "hono/bun";
+import { authRoutes, CLIENT_IP_HEADER, getSessionUser } from "./auth";
+import type { User } from "../db/schema";
+import type { AppEnv } from "./env";
 import type { AppContext } from "./context";
 import { health } from "./health";
+import { profileRoutes } from "./profile";
 import { HttpError, isDatabaseUnavailable } from "./http";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
 
-export type AppEnv = {
-  Variables: {
-    ctx: AppContext;
-    requestId: string;
-  };
-};
+/** The client's address: the socket's, or the proxy's X-Forwarded-For when trusted. */
+function clientIp(c: import("hono").Context<AppEnv>, trustProxy: boolean): string | undefined {
+  if (trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined; // not running under Bun.serve (astro dev)
+  }
+}
 
 /** Paths that take state-changing requests from other origins (signed webhooks). */
 const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook"]);
@@ -25,6 +36,18 @@ export function createApp(ctx: AppContext) {
   app.use(async (c, next) => {
     c.set("ctx", ctx);
     c.set("requestId", c.req.header("x-request-id") ?? crypto.randomUUID());
+    const ip = clientIp(c, ctx.config.TRUST_PROXY);
+    try {
+      if (ip) c.req.raw.headers.set(CLIENT_IP_HEADER, ip);
+      else c.req.raw.headers.delete(CLIENT_IP_HEADER);
+    } catch {
+      // immutable headers: better-auth then sees no address
+    }
+    let user: Promise<User | null> | undefined;
+    c.set("user", () => {
+      user ??= getSessionUser(ctx, c.req.raw.headers);
+      return user;
+    });
     if (!ORIGIN_EXEMPT.has(c.req.path) && isCrossOriginWrite(c.req.raw, ctx.config.origin)) {
       return c.json({ message: "Cross-origin request refused" }, 403);
     }
@@ -32,6 +55,10 @@ export function createApp(ctx: AppContext) {
   });
 
   app.route("/health", health);
+  // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
+  app.route("/", authRoutes);
+  app.on(["GET", "POST"], "/auth/*", (c) => ctx.auth.handler(c.req.raw));
+  app.route("/", profileRoutes);
 
   app.notFound((c) => c.json({ message: "Not found" }, 404));
 
@@ -52,3 +79,4 @@ export function createApp(ctx: AppContext) {
 }
 
 export type ApiApp = ReturnType<typeof createApp>;
+export type { AppEnv } from "./env";

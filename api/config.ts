@@ -54,6 +54,10 @@ const envSchema = z
     /** Where the Stripe SDK sends requests (a local Stripe-compatible server in tests). */
     STRIPE_API_BASE: optionalUrl("e.g. http://127.0.0.1:12111"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+    TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+    /** Seconds a signed session cookie may vouch for a session without a database look-up. */
+    SESSION_COOKIE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Turns the rate limits off (tests that are not about them). */
     RATE_LIMIT: z.enum(["on", "off"]).default("on"),
   })

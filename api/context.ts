@@ -5,11 +5,13 @@
  */
 import { type Config, ConfigError, parseConfig } from "./config";
 import { type Database, openDatabase } from "../db/client";
+import { type Auth, createAuth } from "./auth";
 import { log, setLogLevel } from "./log";
 
 export interface AppContext {
   config: Config;
   database: Database;
+  auth: Auth;
 }
 
 const KEY = Symbol.for("stacktrack.context");
@@ -46,7 +48,7 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
     kind: database.kind,
     ...(database.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
   });
-  return { config, database };
+  return { config, database, auth: createAuth(config, database) };
 }
 
 export { ConfigError };

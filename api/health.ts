@@ -1,6 +1,6 @@
 /** GET /api/health: 200 when the database answers, 503 with the reason when not. */
 import { Hono } from "hono";
-import type { AppEnv } from "./app";
+import type { AppEnv } from "./env";
 
 export const health = new Hono<AppEnv>().get("/", async (c) => {
   const { database } = c.get("ctx");

@@ -1,0 +1,200 @@
+/**
+ * Identity: the better-auth instance (its endpoints at /api/auth/*), and our own
+ * calls around it: GET /api/auth/user, /api/login and /api/logout.
+ */
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import * as schema from "../db/schema";
+import type { Database } from "../db/client";
+import { PASSWORD_MAX, PASSWORD_MIN } from "../src/lib/constants";
+import type { AppEnv } from "./env";
+import type { Config } from "./config";
+import { log } from "./log";
+import { createMailer } from "./mail";
+
+/** The header our server stamps with the client's address (clients cannot set it). */
+export const CLIENT_IP_HEADER = "x-stacktrack-client-ip";
+
+function splitName(name: string): { firstName: string | null; lastName: string | null } {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return { firstName: null, lastName: null };
+  return { firstName: parts[0] ?? null, lastName: parts.length > 1 ? parts.slice(1).join(" ") : null };
+}
+
+export function createAuth(config: Config, database: Database) {
+  const sendMail = createMailer(config);
+  const socialProviders: Record<string, { clientId: string; clientSecret: string }> = {};
+  if (config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET) {
+    socialProviders.github = { clientId: config.GITHUB_CLIENT_ID, clientSecret: config.GITHUB_CLIENT_SECRET };
+  }
+  if (config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET) {
+    socialProviders.google = { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET };
+  }
+
+  return betterAuth({
+    appName: "StackTrack",
+    baseURL: config.origin,
+    basePath: "/api/auth",
+    secret: config.authSecret,
+    trustedOrigins: [config.origin],
+    database: drizzleAdapter(database.db, {
+      provider: "pg",
+      schema: {
+        user: schema.users,
+        session: schema.sessions,
+        account: schema.accounts,
+        verification: schema.verifications,
+        rateLimit: schema.authRateLimits,
+      },
+    }),
+    user: {
+      fields: { image: "profileImageUrl" },
+      additionalFields: {
+        firstName: { type: "string", required: false, input: false },
+        lastName: { type: "string", required: false, input: false },
+        username: { type: "string", required: false, input: false },
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      sendResetPassword: async ({ user, url }) => {
+        await sendMail({
+          to: user.email,
+          subject: "Reset your StackTrack password",
+          text: `Someone asked to reset the password of your StackTrack account.\n\nTo choose a new password, open this link within an hour:\n${url}\n\nIf it wasn't you, ignore this e-mail: your password stays as it is.`,
+        });
+      },
+    },
+    socialProviders,
+    session: {
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+      cookieCache: {
+        enabled: config.SESSION_COOKIE_CACHE_SECONDS > 0,
+        maxAge: Math.max(config.SESSION_COOKIE_CACHE_SECONDS, 1),
+      },
+    },
+    rateLimit: {
+      enabled: config.RATE_LIMIT === "on",
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: {
+        "/sign-in/email": { window: 60, max: 10 },
+        "/sign-up/email": { window: 60, max: 5 },
+        "/request-password-reset": { window: 300, max: 5 },
+        "/reset-password": { window: 300, max: 10 },
+        "/get-session": false,
+      },
+    },
+    advanced: {
+      useSecureCookies: config.production,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.production },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => ({ data: { ...user, ...splitName(user.name ?? "") } }),
+        },
+      },
+    },
+    logger: {
+      log: (level, message, ...args) => {
+        const fields = args.length ? { details: args.map((a) => (a instanceof Error ? a.message : a)) } : undefined;
+        if (level === "error") log.error(`auth: ${message}`, fields);
+        else if (level === "warn") log.warn(`auth: ${message}`, fields);
+        else log.debug(`auth: ${message}`, fields);
+      },
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** The user as the client sees it: every field of the spec but the Stripe ids. */
+export function toUserJson(user: schema.User) {
+  return {
+    id: user.id,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    profileImageUrl: user.profileImageUrl,
+    username: user.username,
+    bio: user.bio,
+    isPremium: user.isPremium,
+    instagramUrl: user.instagramUrl,
+    twitterUrl: user.twitterUrl,
+    facebookUrl: user.facebookUrl,
+    etsyUrl: user.etsyUrl,
+    youtubeUrl: user.youtubeUrl,
+    tiktokUrl: user.tiktokUrl,
+    linkedinUrl: user.linkedinUrl,
+    websiteUrl: user.websiteUrl,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}
+export type UserJson = ReturnType<typeof toUserJson>;
+
+/** The signed-in user's row, or null (no session, an expired one, or a deleted user). */
+export async function getSessionUser(
+  ctx: { auth: Auth; database: Database },
+  headers: Headers,
+): Promise<schema.User | null> {
+  const cookie = headers.get("cookie");
+  if (!cookie || !cookie.includes("session_token")) return null;
+  const session = await ctx.auth.api.getSession({ headers });
+  if (!session) return null;
+  const [user] = await ctx.database.db.select().from(schema.users).where(eq(schema.users.id, session.user.id)).limit(1);
+  return user ?? null;
+}
+
+/** Only same-site paths may be a post-sign-in destination (no open redirect). */
+export function safeRedirectPath(value: string | null | undefined, fallback = "/"): string {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  if (value.startsWith("/api/")) return fallback;
+  return value;
+}
+
+export const authRoutes = new Hono<AppEnv>()
+  .get("/auth/user", async (c) => {
+    c.header("Cache-Control", "no-store");
+    const user = await getSessionUser(c.get("ctx"), c.req.raw.headers);
+    if (!user) return c.json({ message: "Unauthorized" }, 401);
+    return c.json(toUserJson(user));
+  })
+  .get("/login", (c) => {
+    const redirectTo = safeRedirectPath(c.req.query("redirectTo"));
+    const target = redirectTo === "/" ? "/auth/sign-in" : `/auth/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`;
+    return c.redirect(target, 302);
+  })
+  .get("/logout", async (c) => {
+    const { auth } = c.get("ctx");
+    const headers = new Headers({ Location: "/", "Cache-Control": "no-store" });
+    try {
+      const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
+      for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+    } catch {
+      // No session to end: still clear whatever session cookies the browser sent.
+      for (const name of sessionCookieNames(c.req.header("cookie"))) {
+        headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
+      }
+    }
+    return new Response(null, { status: 302, headers });
+  });
+
+export function sessionCookieNames(cookieHeader: string | undefined | null): string[] {
+  if (!cookieHeader) return [];
+  return cookieHeader
+    .split(";")
+    .map((part) => part.split("=")[0]?.trim() ?? "")
+    .filter((name) => /(^|\.)session_(token|data)$/.test(name) || /better-auth\.session_/.test(name));
+}

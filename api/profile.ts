@@ -1,0 +1,105 @@
+/** GET /api/profile/:username (public) and PUT /api/profile (the signed-in user's own). */
+import { asc, eq, sql } from "drizzle-orm";
+import { Hono } from "hono";
+import type { Db } from "../db/client";
+import { supplements, type User, users } from "../db/schema";
+import { isReservedUsername } from "../src/lib/constants";
+import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
+import { type AppEnv, requireUser } from "./env";
+import { toUserJson } from "./auth";
+import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
+
+const SOCIAL_KEYS = [
+  "instagramUrl",
+  "twitterUrl",
+  "facebookUrl",
+  "youtubeUrl",
+  "tiktokUrl",
+  "linkedinUrl",
+  "etsyUrl",
+  "websiteUrl",
+] as const;
+
+export const usernameTaken = () => new HttpError(409, MESSAGES.usernameTaken, { username: [MESSAGES.usernameTaken] });
+
+/** The public face of a profile: no e-mail, no Stripe ids, nothing private. */
+export function toPublicUser(user: User) {
+  return {
+    username: user.username,
+    bio: user.bio,
+    profileImageUrl: user.profileImageUrl,
+    isPremium: user.isPremium,
+    instagramUrl: user.instagramUrl,
+    twitterUrl: user.twitterUrl,
+    facebookUrl: user.facebookUrl,
+    youtubeUrl: user.youtubeUrl,
+    tiktokUrl: user.tiktokUrl,
+    linkedinUrl: user.linkedinUrl,
+    etsyUrl: user.etsyUrl,
+    websiteUrl: user.websiteUrl,
+  };
+}
+
+export interface PublicProfile {
+  user: ReturnType<typeof toPublicUser>;
+  supplements: { id: number; name: string; quantityType: string; frequency: string }[];
+}
+
+/** A profile by username in any case; null for unknown, reserved or ill-formed names. */
+export async function findPublicProfile(db: Db, name: string): Promise<PublicProfile | null> {
+  if (!usernameSchema.safeParse(name).success || isReservedUsername(name)) return null;
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${name})`)
+    .limit(1);
+  if (!user) return null;
+  const list = await db
+    .select({
+      id: supplements.id,
+      name: supplements.name,
+      quantityType: supplements.quantityType,
+      frequency: supplements.frequency,
+    })
+    .from(supplements)
+    .where(eq(supplements.userId, user.id))
+    .orderBy(asc(supplements.sortOrder), asc(supplements.id));
+  return { user: toPublicUser(user), supplements: list };
+}
+
+export const profileRoutes = new Hono<AppEnv>()
+  .get("/profile/:username", async (c) => {
+    const profile = await findPublicProfile(c.get("ctx").database.db, c.req.param("username"));
+    if (!profile) throw notFound("Profile not found");
+    c.header("Cache-Control", "no-cache");
+    return c.json(profile);
+  })
+  .put("/profile", async (c) => {
+    const user = await requireUser(c);
+    const input = await readJson(c, profileUpdateSchema);
+    const changes: Partial<typeof users.$inferInsert> = {};
+    if (input.username !== undefined) {
+      if (isReservedUsername(input.username)) throw usernameTaken();
+      changes.username = input.username;
+    }
+    if (input.bio !== undefined) changes.bio = input.bio.trim() === "" ? null : input.bio;
+    if (input.profileImageUrl !== undefined) changes.profileImageUrl = input.profileImageUrl || null;
+    for (const key of SOCIAL_KEYS) {
+      const value = input[key];
+      if (value !== undefined) changes[key] = value === "" ? null : value;
+    }
+    if (Object.keys(changes).length === 0) return c.json(toUserJson(user));
+    try {
+      const [updated] = await c
+        .get("ctx")
+        .database.db.update(users)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(users.id, user.id))
+        .returning();
+      if (!updated) throw notFound("User not found");
+      return c.json(toUserJson(updated));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw usernameTaken();
+      throw error;
+    }
+  });

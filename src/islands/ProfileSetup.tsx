@@ -1,0 +1,187 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { ApiError, api } from "../lib/api";
+import { isReservedUsername, USERNAME_CHECK_MIN } from "../lib/constants";
+import { flashToast, notify } from "../lib/toast";
+import type { CurrentUser } from "../lib/types";
+import { bioSchema, MESSAGES, usernameSchema } from "../lib/validation";
+import Avatar from "./Avatar";
+
+interface Props {
+  user: CurrentUser;
+}
+
+type Check = "idle" | "checking" | "taken" | "free";
+
+/** 'Welcome to StackTrack': choose a username (checked live) and an optional bio. */
+export default function ProfileSetup({ user }: Props) {
+  const [username, setUsername] = useState("");
+  const [bio, setBio] = useState("");
+  const [check, setCheck] = useState<Check>("idle");
+  const [usernameError, setUsernameError] = useState<string | null>(null);
+  const [bioError, setBioError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [touched, setTouched] = useState(false);
+  const latest = useRef("");
+  const ids = { username: useId(), usernameHint: useId(), usernameError: useId(), bio: useId(), bioError: useId() };
+
+  // The live availability check: from 3 characters, debounced; found = taken, 404 = free.
+  useEffect(() => {
+    const name = username.trim();
+    latest.current = name;
+    if (name.length < USERNAME_CHECK_MIN || !usernameSchema.safeParse(name).success) {
+      setCheck("idle");
+      return;
+    }
+    if (isReservedUsername(name)) {
+      setCheck("taken");
+      return;
+    }
+    setCheck("checking");
+    const controller = new AbortController();
+    const timer = setTimeout(async () => {
+      try {
+        const response = await fetch(`/api/profile/${encodeURIComponent(name)}`, {
+          credentials: "include",
+          signal: controller.signal,
+        });
+        if (latest.current !== name) return;
+        setCheck(response.ok ? "taken" : "free");
+      } catch {
+        if (!controller.signal.aborted && latest.current === name) setCheck("idle");
+      }
+    }, 350);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [username]);
+
+  const formatError = (() => {
+    const result = usernameSchema.safeParse(username);
+    return result.success ? null : (result.error.issues[0]?.message ?? null);
+  })();
+  const shownUsernameError =
+    check === "taken" ? MESSAGES.usernameTaken : (usernameError ?? (touched && username ? formatError : null));
+
+  async function onSubmit(event: React.FormEvent) {
+    event.preventDefault();
+    setTouched(true);
+    const name = usernameSchema.safeParse(username);
+    const about = bioSchema.safeParse(bio);
+    setUsernameError(name.success ? null : (name.error.issues[0]?.message ?? null));
+    setBioError(about.success ? null : (about.error.issues[0]?.message ?? null));
+    if (!name.success || !about.success || check === "taken" || check === "checking") return;
+    setSubmitting(true);
+    try {
+      await api.put("/api/profile", { username: name.data, bio: bio.trim() ? bio : undefined });
+      flashToast({
+        kind: "success",
+        title: "Profile Setup Complete!",
+        description: "Welcome to StackTrack! You can now start tracking your supplements and equipment.",
+      });
+      window.location.assign("/");
+    } catch (error) {
+      setSubmitting(false);
+      if (error instanceof ApiError && error.status === 409) {
+        setCheck("taken");
+        setUsernameError(MESSAGES.usernameTaken);
+      } else if (error instanceof ApiError && error.status === 400 && error.errors) {
+        setUsernameError(error.errors.username?.[0] ?? null);
+        setBioError(error.errors.bio?.[0] ?? null);
+      } else {
+        notify.error("Failed to set up profile. Please try again.", "Setup Failed");
+      }
+    }
+  }
+
+  return (
+    <div className="mx-auto w-full max-w-lg py-10 sm:py-16">
+      <div className="card p-6 sm:p-8">
+        <div className="flex flex-col items-center text-center">
+          <Avatar user={user} size="lg" />
+          <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Welcome to StackTrack</h1>
+          <p className="mt-2 text-slate-700">Let's set up your profile to get started.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Signed in as <span className="font-medium text-slate-800">{user.email}</span>
+          </p>
+        </div>
+        <form className="mt-8 space-y-5" onSubmit={onSubmit} noValidate>
+          <div>
+            <label htmlFor={ids.username} className="field-label">
+              Username
+            </label>
+            <input
+              id={ids.username}
+              name="username"
+              className="field-input"
+              placeholder="Choose a unique username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={60}
+              value={username}
+              onChange={(e) => {
+                setUsername(e.target.value);
+                setUsernameError(null);
+              }}
+              onBlur={() => setTouched(true)}
+              aria-invalid={shownUsernameError ? true : undefined}
+              aria-describedby={`${ids.usernameHint}${shownUsernameError ? ` ${ids.usernameError}` : ""}`}
+              required
+            />
+            <p id={ids.usernameHint} className="field-hint">
+              This will be your public profile URL: /{username.trim() || "name"}
+            </p>
+            {check === "checking" && (
+              <p className="field-hint" role="status">
+                Checking availability...
+              </p>
+            )}
+            {check === "free" && !shownUsernameError && (
+              <p className="mt-1.5 text-sm text-brand-800" role="status">
+                Username is available
+              </p>
+            )}
+            {shownUsernameError && (
+              <p id={ids.usernameError} className="field-error" role="alert">
+                {shownUsernameError}
+              </p>
+            )}
+          </div>
+          <div>
+            <label htmlFor={ids.bio} className="field-label">
+              Bio <span className="font-normal text-slate-600">(optional)</span>
+            </label>
+            <textarea
+              id={ids.bio}
+              name="bio"
+              className="field-input min-h-24"
+              placeholder="Tell people a little about yourself and your health goals"
+              value={bio}
+              onChange={(e) => setBio(e.target.value)}
+              aria-invalid={bioError ? true : undefined}
+              aria-describedby={bioError ? ids.bioError : undefined}
+            />
+            <div className="mt-1.5 flex justify-between gap-2 text-sm">
+              {bioError ? (
+                <p id={ids.bioError} className="text-red-700" role="alert">
+                  {bioError}
+                </p>
+              ) : (
+                <span />
+              )}
+              <span className={bio.length > 500 ? "text-red-700" : "text-slate-600"}>{bio.length}/500</span>
+            </div>
+          </div>
+          <button
+            type="submit"
+            className="btn btn-primary w-full"
+            disabled={submitting || check === "checking" || check === "taken"}
+          >
+            {submitting ? "Setting up..." : "Complete Setup"}
+          </button>
+        </form>
+      </div>
+    </div>
+  );
+}

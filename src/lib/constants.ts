@@ -1,0 +1,100 @@
+/** Business constants from the spec, imported by the pages and the server alike. */
+export const PRODUCT_NAME = "StackTrack";
+
+export const QUANTITY_TYPES = [
+  "Capsule(s)",
+  "Tablet(s)",
+  "Gummy(ies)",
+  "Soft Gel",
+  "Lozenge",
+  "Teaspoon(s)",
+  "Tablespoon(s)",
+  "Drop(s)",
+  "Spray",
+  "Other",
+] as const;
+export type QuantityType = (typeof QUANTITY_TYPES)[number];
+export const DEFAULT_QUANTITY_TYPE: QuantityType = "Capsule(s)";
+
+export const PREMIUM_PRICE = "$4.99";
+export const PREMIUM_PRICE_CENTS = 499;
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 50;
+export const BIO_MAX = 500;
+export const SUPPLEMENT_TEXT_MAX = 100;
+export const NOTES_MAX = 1000;
+export const URL_MAX = 2048;
+export const MAX_SUPPLEMENTS = 200;
+export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+/** The live username check starts at this many characters. */
+export const USERNAME_CHECK_MIN = USERNAME_MIN;
+
+/**
+ * First path segments the app uses itself, and names that would mislead; none can be
+ * a username (they answer 409 'Username is already taken').
+ */
+export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
+  "api",
+  "auth",
+  "subscribe",
+  "billing",
+  "profile",
+  "uploads",
+  "images",
+  "image",
+  "_astro",
+  "assets",
+  "static",
+  "public",
+  "favicon",
+  "robots",
+  "sitemap",
+  "dashboard",
+  "admin",
+  "administrator",
+  "root",
+  "support",
+  "help",
+  "settings",
+  "login",
+  "logout",
+  "signup",
+  "signin",
+  "sign_in",
+  "sign_up",
+  "register",
+  "account",
+  "accounts",
+  "about",
+  "terms",
+  "privacy",
+  "www",
+  "mail",
+  "stacktrack",
+  "premium",
+  "pricing",
+  "security",
+  "status",
+  "health",
+  "null",
+  "undefined",
+]);
+
+export const isReservedUsername = (name: string) => RESERVED_USERNAMES.has(name.toLowerCase());
+
+export const SOCIAL_LINKS = [
+  { field: "instagramUrl", label: "Instagram", button: "Instagram", color: "#C13584" },
+  { field: "twitterUrl", label: "X (Twitter)", button: "X", color: "#000000" },
+  { field: "facebookUrl", label: "Facebook", button: "Facebook", color: "#1877F2" },
+  { field: "youtubeUrl", label: "YouTube", button: "YouTube", color: "#CC0000" },
+  { field: "tiktokUrl", label: "TikTok", button: "TikTok", color: "#010101" },
+  { field: "linkedinUrl", label: "LinkedIn", button: "LinkedIn", color: "#0A66C2" },
+  { field: "etsyUrl", label: "Etsy Shop", button: "Etsy", color: "#B7410E" },
+  { field: "websiteUrl", label: "Website", button: "Website", color: "#047857" },
+] as const;
+export type SocialField = (typeof SOCIAL_LINKS)[number]["field"];
+export const SOCIAL_FIELDS = SOCIAL_LINKS.map((l) => l.field) as SocialField[];

@@ -1,0 +1,23 @@
+/** Small formatting rules used on both sides. */
+
+/** The avatar's letter: username, then e-mail, then 'U'. */
+export function avatarInitial(user: { username?: string | null; email?: string | null } | null | undefined): string {
+  const source = user?.username?.trim() || user?.email?.trim() || "";
+  return (source[0] ?? "U").toUpperCase();
+}
+
+/** 'Member Since': short month and year ('Nov 2026'), or 'N/A'. */
+export function memberSince(date: string | Date | null | undefined): string {
+  if (!date) return "N/A";
+  const d = typeof date === "string" ? new Date(date) : date;
+  if (Number.isNaN(d.getTime())) return "N/A";
+  return d.toLocaleDateString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
+}
+
+/** A long date ('December 22, 2026') for billing dates. */
+export function longDate(date: string | Date | null | undefined): string {
+  if (!date) return "N/A";
+  const d = typeof date === "string" ? new Date(date) : date;
+  if (Number.isNaN(d.getTime())) return "N/A";
+  return d.toLocaleDateString("en-US", { month: "long", day: "numeric", year: "numeric", timeZone: "UTC" });
+}

@@ -1,0 +1,12 @@
+/** Shapes the API answers with, shared by the islands. */
+export type { UserJson as CurrentUser } from "../../api/auth";
+
+export interface Supplement {
+  id: number;
+  name: string;
+  quantityType: string;
+  frequency: string;
+  affiliateLink: string | null;
+  notes: string | null;
+  sortOrder: number;
+}

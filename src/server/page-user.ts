@@ -1,0 +1,30 @@
+/** Who is looking at a server-rendered page, resolved once per request. */
+import type { AstroGlobal } from "astro";
+import { getSessionUser, sessionCookieNames, toUserJson, type UserJson } from "../../api/auth";
+import { getContext } from "../../api/context";
+
+export async function pageUser(Astro: Pick<AstroGlobal, "locals" | "request">): Promise<UserJson | null> {
+  if (Astro.locals.user !== undefined) return Astro.locals.user;
+  const ctx = await getContext();
+  const row = await getSessionUser(ctx, Astro.request.headers);
+  const user = row ? toUserJson(row) : null;
+  Astro.locals.user = user;
+  return user;
+}
+
+/** For pages that need a signed-in user: the user, or a redirect to sign in and back. */
+export async function requirePageUser(
+  Astro: Pick<AstroGlobal, "locals" | "request" | "url" | "redirect">,
+): Promise<UserJson | Response> {
+  const user = await pageUser(Astro);
+  if (user) return user;
+  const back = Astro.url.pathname + Astro.url.search;
+  return Astro.redirect(`/api/login?redirectTo=${encodeURIComponent(back)}`, 302);
+}
+
+/** Expired-session cookies to clear when a signed-in page finds no session. */
+export function clearSessionCookies(request: Request): string[] {
+  return sessionCookieNames(request.headers.get("cookie")).map(
+    (name) => `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`,
+  );
+}

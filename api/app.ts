@@ -10,6 +10,7 @@ import type { AppEnv } from "./env";
 import type { AppContext } from "./context";
 import { health } from "./health";
 import { profileRoutes } from "./profile";
+import { supplementRoutes } from "./supplements";
 import { HttpError, isDatabaseUnavailable } from "./http";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
@@ -59,6 +60,7 @@ export function createApp(ctx: AppContext) {
   app.route("/", authRoutes);
   app.on(["GET", "POST"], "/auth/*", (c) => ctx.auth.handler(c.req.raw));
   app.route("/", profileRoutes);
+  app.route("/", supplementRoutes);
 
   app.notFound((c) => c.json({ message: "Not found" }, 404));
 

@@ -13,6 +13,8 @@ export interface ToastMessage {
 }
 
 export function showToast(message: ToastMessage) {
+  // One toast at a time: a new one replaces whatever is showing.
+  toast.dismiss();
   const show = message.kind === "error" ? toast.error : toast.success;
   show(message.title, message.description ? { description: message.description } : undefined);
 }

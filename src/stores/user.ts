@@ -8,8 +8,13 @@ import type { CurrentUser } from "../lib/types";
 
 export const $user = atom<CurrentUser | null>(null);
 
-/** Called by each island with the user the server rendered it for. */
+/**
+ * Called by each island with the user the server rendered it for. Only in the
+ * browser: on the server a store is shared by every request, so server renders
+ * read their props, never a store.
+ */
 export function seedUser(user: CurrentUser | null) {
+  if (typeof window === "undefined") return;
   if ($user.get() === null && user) $user.set(user);
 }
 

@@ -1,0 +1,34 @@
+import { useStore } from "@nanostores/react";
+import type { CurrentUser } from "../lib/types";
+import { $dialog } from "../stores/supplements";
+import { $user, seedUser } from "../stores/user";
+
+/** 'Welcome back, @username' with the Add Item and Share Profile buttons. */
+export default function DashboardHeader({ user: initialUser }: { user: CurrentUser }) {
+  seedUser(initialUser);
+  const user = useStore($user) ?? initialUser;
+  return (
+    <div className="flex flex-col gap-4 py-8 sm:flex-row sm:items-end sm:justify-between">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+          Welcome back, {user.username ? `@${user.username}` : "there"}
+        </h1>
+        <p className="mt-1 text-slate-700">Manage your supplement stack and share it with the world.</p>
+      </div>
+      <div className="flex gap-2">
+        <button type="button" className="btn btn-outline flex-1 sm:flex-none" onClick={() => $dialog.set({ kind: "share" })}>
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            <path d="M4 12v7a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-7M16 6l-4-4-4 4M12 2v13" />
+          </svg>
+          Share Profile
+        </button>
+        <button type="button" className="btn btn-primary flex-1 sm:flex-none" onClick={() => $dialog.set({ kind: "add" })}>
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+            <path d="M12 5v14M5 12h14" />
+          </svg>
+          Add Item
+        </button>
+      </div>
+    </div>
+  );
+}

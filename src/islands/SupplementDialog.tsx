@@ -1,0 +1,209 @@
+import { useStore } from "@nanostores/react";
+import { useEffect, useId, useState } from "react";
+import Modal from "../components/Modal";
+import { ApiError, errorMessage } from "../lib/api";
+import { DEFAULT_QUANTITY_TYPE, QUANTITY_TYPES } from "../lib/constants";
+import { notify } from "../lib/toast";
+import type { CurrentUser, Supplement } from "../lib/types";
+import { supplementInputSchema } from "../lib/validation";
+import { $dialog, addSupplement, updateSupplement } from "../stores/supplements";
+import { $user, seedUser } from "../stores/user";
+
+type Field = "name" | "quantityType" | "frequency" | "affiliateLink" | "notes";
+type Values = Record<Field, string>;
+
+const empty = (): Values => ({ name: "", quantityType: DEFAULT_QUANTITY_TYPE, frequency: "", affiliateLink: "", notes: "" });
+const fromSupplement = (s: Supplement): Values => ({
+  name: s.name,
+  quantityType: s.quantityType,
+  frequency: s.frequency,
+  affiliateLink: s.affiliateLink ?? "",
+  notes: s.notes ?? "",
+});
+
+/** 'Add New Supplement' and 'Edit Supplement': one form, opened through the dialog store. */
+export default function SupplementDialog({ user: initialUser }: { user: CurrentUser }) {
+  seedUser(initialUser);
+  const user = useStore($user) ?? initialUser;
+  const dialog = useStore($dialog);
+  const open = dialog?.kind === "add" || dialog?.kind === "edit";
+  const editing = dialog?.kind === "edit" ? dialog.supplement : null;
+  const [values, setValues] = useState<Values>(empty);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    setValues(editing ? fromSupplement(editing) : empty());
+    setErrors({});
+    setBusy(false);
+  }, [open, editing]);
+
+  const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
+    setValues((v) => ({ ...v, [field]: e.target.value }));
+    setErrors((er) => ({ ...er, [field]: undefined }));
+  };
+
+  async function submit(event: React.FormEvent) {
+    event.preventDefault();
+    // Free users: the premium-only fields are removed before sending.
+    const payload = user.isPremium
+      ? values
+      : { name: values.name, quantityType: values.quantityType, frequency: values.frequency };
+    const parsed = supplementInputSchema.safeParse(payload);
+    if (!parsed.success) {
+      const found: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) found[issue.path[0] as Field] ??= issue.message;
+      setErrors(found);
+      return;
+    }
+    setBusy(true);
+    try {
+      if (editing) {
+        await updateSupplement(editing.id, parsed.data);
+        notify.success("Supplement updated successfully!");
+      } else {
+        await addSupplement(parsed.data);
+        notify.success("Supplement added successfully!");
+      }
+      $dialog.set(null);
+    } catch (error) {
+      setBusy(false);
+      if (error instanceof ApiError && error.errors) {
+        const found: Partial<Record<Field, string>> = {};
+        for (const [key, list] of Object.entries(error.errors)) found[key as Field] = list[0];
+        setErrors(found);
+      }
+      notify.error(errorMessage(error, editing ? "Failed to update supplement" : "Failed to add supplement"));
+    }
+  }
+
+  const describedBy = (field: Field) => (errors[field] ? `${id}-${field}-error` : undefined);
+  const errorText = (field: Field) =>
+    errors[field] ? (
+      <p id={`${id}-${field}-error`} className="field-error">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) $dialog.set(null);
+      }}
+      title={editing ? "Edit Supplement" : "Add New Supplement"}
+      description={editing ? "Change the details of this supplement." : "Add a supplement to your routine."}
+    >
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <div>
+          <label htmlFor={`${id}-name`} className="field-label">
+            Name
+          </label>
+          <input
+            id={`${id}-name`}
+            className="field-input"
+            placeholder="e.g., Vitamin D3"
+            value={values.name}
+            onChange={set("name")}
+            maxLength={100}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={describedBy("name")}
+          />
+          {errorText("name")}
+        </div>
+        <div>
+          <label htmlFor={`${id}-quantityType`} className="field-label">
+            Quantity Type
+          </label>
+          <select
+            id={`${id}-quantityType`}
+            className="field-input"
+            value={values.quantityType}
+            onChange={set("quantityType")}
+            aria-invalid={errors.quantityType ? true : undefined}
+            aria-describedby={describedBy("quantityType")}
+          >
+            {QUANTITY_TYPES.map((q) => (
+              <option key={q} value={q}>
+                {q}
+              </option>
+            ))}
+          </select>
+          {errorText("quantityType")}
+        </div>
+        <div>
+          <label htmlFor={`${id}-frequency`} className="field-label">
+            Frequency
+          </label>
+          <input
+            id={`${id}-frequency`}
+            className="field-input"
+            placeholder="e.g., 2 capsules daily"
+            value={values.frequency}
+            onChange={set("frequency")}
+            maxLength={100}
+            aria-invalid={errors.frequency ? true : undefined}
+            aria-describedby={describedBy("frequency")}
+          />
+          {errorText("frequency")}
+        </div>
+        {user.isPremium ? (
+          <>
+            <div>
+              <label htmlFor={`${id}-affiliateLink`} className="field-label">
+                Affiliate Link
+              </label>
+              <input
+                id={`${id}-affiliateLink`}
+                type="url"
+                className="field-input"
+                placeholder="https://example.com/product"
+                value={values.affiliateLink}
+                onChange={set("affiliateLink")}
+                aria-invalid={errors.affiliateLink ? true : undefined}
+                aria-describedby={describedBy("affiliateLink")}
+              />
+              {errorText("affiliateLink")}
+            </div>
+            <div>
+              <label htmlFor={`${id}-notes`} className="field-label">
+                Notes
+              </label>
+              <textarea
+                id={`${id}-notes`}
+                className="field-input min-h-20"
+                placeholder="Why you take it, how it works for you..."
+                value={values.notes}
+                onChange={set("notes")}
+                maxLength={1000}
+                aria-invalid={errors.notes ? true : undefined}
+                aria-describedby={describedBy("notes")}
+              />
+              {errorText("notes")}
+            </div>
+          </>
+        ) : (
+          <div className="rounded-xl border border-premium-100 bg-premium-50 p-4">
+            <p className="font-semibold text-premium-800">Premium Features</p>
+            <p className="mt-1 text-sm text-slate-700">
+              Add affiliate links and detailed notes to your supplements with Premium.
+            </p>
+            <a href="/subscribe" className="btn btn-premium btn-sm mt-3">
+              Upgrade Now
+            </a>
+          </div>
+        )}
+        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+          <button type="button" className="btn btn-outline" onClick={() => $dialog.set(null)}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {editing ? (busy ? "Updating..." : "Update Supplement") : busy ? "Adding..." : "Add Supplement"}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * The dashboard's supplement list, shared by its islands (stat cards, list, side
+ * card, dialogs), with the actions that change it. Seeded from the server's render;
+ * refreshed after each change; never polled, refetched on focus or retried.
+ */
+import { atom } from "nanostores";
+import { api } from "../lib/api";
+import { notify } from "../lib/toast";
+import type { Supplement } from "../lib/types";
+import type { SupplementInput } from "../lib/validation";
+
+export const $supplements = atom<Supplement[]>([]);
+export const $supplementsLoaded = atom(false);
+
+/** The list an island shows: the store once loaded, else what the server rendered with. */
+export function visibleList(loaded: boolean, fromStore: Supplement[], fromServer: Supplement[] | null) {
+  return loaded ? fromStore : (fromServer ?? []);
+}
+
+/** Which dialog is open on the dashboard. */
+export type DialogState = { kind: "add" } | { kind: "edit"; supplement: Supplement } | { kind: "share" } | null;
+export const $dialog = atom<DialogState>(null);
+
+/** Browser only, like seedUser: a server render reads its props. */
+export function seedSupplements(list: Supplement[] | null) {
+  if (typeof window === "undefined" || $supplementsLoaded.get() || !list) return;
+  $supplements.set(list);
+  $supplementsLoaded.set(true);
+}
+
+export async function loadSupplements() {
+  const list = await api.get<Supplement[]>("/api/supplements");
+  $supplements.set(list);
+  $supplementsLoaded.set(true);
+}
+
+export async function addSupplement(input: SupplementInput) {
+  await api.post<Supplement>("/api/supplements", input);
+  await loadSupplements();
+}
+
+export async function updateSupplement(id: number, input: SupplementInput) {
+  await api.put<Supplement>(`/api/supplements/${id}`, input);
+  await loadSupplements();
+}
+
+/** Optimistic: the row goes at once and comes back if the server refuses. */
+export async function deleteSupplement(id: number) {
+  const before = $supplements.get();
+  $supplements.set(before.filter((s) => s.id !== id));
+  try {
+    await api.delete(`/api/supplements/${id}`);
+  } catch {
+    notify.error("Failed to delete supplement");
+    await restoreFromServer(before);
+  }
+}
+
+/** Optimistic: the list moves at once, the full id list is sent, a refusal restores the server's order. */
+export async function reorderSupplements(ordered: Supplement[]) {
+  const before = $supplements.get();
+  $supplements.set(ordered);
+  try {
+    await api.put<Supplement[]>("/api/supplements/reorder", { supplementIds: ordered.map((s) => s.id) });
+  } catch {
+    notify.error("Failed to reorder supplements");
+    await restoreFromServer(before);
+  }
+}
+
+async function restoreFromServer(fallback: Supplement[]) {
+  try {
+    await loadSupplements();
+  } catch {
+    $supplements.set(fallback);
+  }
+}

@@ -99,7 +99,7 @@ async function main() {
 
   async function route(request: Request, url: URL, server: Bun.Server<undefined>): Promise<Response> {
     const path = url.pathname;
-    if (path === "/api" || path.startsWith("/api/")) return api.fetch(request, server);
+    if (path === "/api" || path.startsWith("/api/") || path.startsWith("/images/")) return api.fetch(request, server);
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.
       if (path === "/" && request.headers.get("cookie")?.includes("session_token")) {

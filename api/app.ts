@@ -11,6 +11,7 @@ import type { AppContext } from "./context";
 import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
+import { imageRoutes, uploadRoutes } from "./images";
 import { HttpError, isDatabaseUnavailable } from "./http";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
@@ -32,7 +33,7 @@ function clientIp(c: import("hono").Context<AppEnv>, trustProxy: boolean): strin
 const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook"]);
 
 export function createApp(ctx: AppContext) {
-  const app = new Hono<AppEnv>().basePath("/api");
+  const app = new Hono<AppEnv>();
 
   app.use(async (c, next) => {
     c.set("ctx", ctx);
@@ -55,17 +56,23 @@ export function createApp(ctx: AppContext) {
     await next();
   });
 
-  app.route("/health", health);
+  const api = new Hono<AppEnv>();
+  api.route("/health", health);
   // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
-  app.route("/", authRoutes);
-  app.on(["GET", "POST"], "/auth/*", (c) => ctx.auth.handler(c.req.raw));
-  app.route("/", profileRoutes);
-  app.route("/", supplementRoutes);
+  api.route("/", authRoutes);
+  api.on(["GET", "POST"], "/auth/*", (c) => ctx.auth.handler(c.req.raw));
+  api.route("/", profileRoutes);
+  api.route("/", supplementRoutes);
+  api.route("/", uploadRoutes);
+  app.route("/api", api);
+  // Profile images live outside /api: immutable, cacheable URLs.
+  app.route("/images", imageRoutes);
 
   app.notFound((c) => c.json({ message: "Not found" }, 404));
 
   app.onError((error, c) => {
     if (error instanceof HttpError) {
+      for (const [k, v] of Object.entries(error.headers ?? {})) c.header(k, v);
       return c.json({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.status);
     }
     if (isDatabaseUnavailable(error)) {

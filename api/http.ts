@@ -8,6 +8,7 @@ export class HttpError extends Error {
     readonly status: ContentfulStatusCode,
     message: string,
     readonly errors?: Record<string, string[]>,
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "HttpError";

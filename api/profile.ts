@@ -8,6 +8,7 @@ import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/valida
 import { type AppEnv, requireUser } from "./env";
 import { toUserJson } from "./auth";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
+import { pruneImages } from "./images";
 
 const SOCIAL_KEYS = [
   "instagramUrl",
@@ -97,6 +98,10 @@ export const profileRoutes = new Hono<AppEnv>()
         .where(eq(users.id, user.id))
         .returning();
       if (!updated) throw notFound("User not found");
+      if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== user.profileImageUrl) {
+        // The old avatar is no longer anyone's: remove it.
+        await pruneImages(c.get("ctx").database.db, user.id, updated.profileImageUrl);
+      }
       return c.json(toUserJson(updated));
     } catch (error) {
       if (isUniqueViolation(error)) throw usernameTaken();

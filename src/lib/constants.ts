@@ -86,14 +86,15 @@ export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
 
 export const isReservedUsername = (name: string) => RESERVED_USERNAMES.has(name.toLowerCase());
 
+/** The eight social links: field, form label, button label, brand colour (white text passes AA on each). */
 export const SOCIAL_LINKS = [
   { field: "instagramUrl", label: "Instagram", button: "Instagram", color: "#C13584" },
   { field: "twitterUrl", label: "X (Twitter)", button: "X", color: "#000000" },
-  { field: "facebookUrl", label: "Facebook", button: "Facebook", color: "#1877F2" },
+  { field: "facebookUrl", label: "Facebook", button: "Facebook", color: "#1559C0" },
   { field: "youtubeUrl", label: "YouTube", button: "YouTube", color: "#CC0000" },
-  { field: "tiktokUrl", label: "TikTok", button: "TikTok", color: "#010101" },
+  { field: "tiktokUrl", label: "TikTok", button: "TikTok", color: "#111111" },
   { field: "linkedinUrl", label: "LinkedIn", button: "LinkedIn", color: "#0A66C2" },
-  { field: "etsyUrl", label: "Etsy Shop", button: "Etsy", color: "#B7410E" },
+  { field: "etsyUrl", label: "Etsy Shop", button: "Etsy", color: "#B3400E" },
   { field: "websiteUrl", label: "Website", button: "Website", color: "#047857" },
 ] as const;
 export type SocialField = (typeof SOCIAL_LINKS)[number]["field"];

@@ -7,6 +7,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { createApp } from "./api/app";
+import { PROFILE_USER_HEADER, serveCached, toCachedBody } from "./api/cache";
+import { isReservedUsername } from "./src/lib/constants";
 import { ConfigError, initContext } from "./api/context";
 import { errorFields, log } from "./api/log";
 import { securityHeaders, withSecurityHeaders } from "./api/security";
@@ -23,6 +25,8 @@ interface StaticFile {
   etag: string;
   cacheControl: string;
 }
+
+const PROFILE_PATH = /^\/([A-Za-z0-9_]{3,50})$/;
 
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
 
@@ -97,6 +101,23 @@ async function main() {
   const headers = securityHeaders(config);
   let inFlight = 0;
 
+  /**
+   * A public profile page: the same for every visitor, so it is rendered once and
+   * served from memory until the profile changes (see api/cache.ts).
+   */
+  async function profilePage(name: string, request: Request): Promise<Response> {
+    const cached = ctx.caches.getProfile(name, "page");
+    if (cached) return serveCached(cached, request);
+    const since = ctx.caches.begin();
+    const response = await render(new Request(request.url, { headers: { accept: "text/html" } }));
+    if ((response.status !== 200 && response.status !== 404) || response.headers.has("set-cookie")) return response;
+    const body = await toCachedBody(response);
+    const userId = response.headers.get(PROFILE_USER_HEADER);
+    body.headers = body.headers.filter(([key]) => key !== PROFILE_USER_HEADER);
+    ctx.caches.setProfile(name, "page", userId, body, since);
+    return serveCached(body, request);
+  }
+
   async function route(request: Request, url: URL, server: Bun.Server<undefined>): Promise<Response> {
     const path = url.pathname;
     if (path === "/api" || path.startsWith("/api/") || path.startsWith("/images/")) return api.fetch(request, server);
@@ -107,6 +128,8 @@ async function main() {
       }
       const file = files.get(path);
       if (file) return serveStatic(file, request);
+      const name = PROFILE_PATH.exec(path)?.[1];
+      if (name && !isReservedUsername(name)) return profilePage(name, request);
     }
     return render(request);
   }

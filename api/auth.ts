@@ -4,11 +4,12 @@
  */
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import * as schema from "../db/schema";
 import type { Database } from "../db/client";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../src/lib/constants";
+import type { Caches } from "./cache";
 import type { AppEnv } from "./env";
 import type { Config } from "./config";
 import { log } from "./log";
@@ -146,14 +147,41 @@ export type UserJson = ReturnType<typeof toUserJson>;
 
 /** The signed-in user's row, or null (no session, an expired one, or a deleted user). */
 export async function getSessionUser(
-  ctx: { auth: Auth; database: Database },
+  ctx: { auth: Auth; database: Database; caches: Caches },
   headers: Headers,
 ): Promise<schema.User | null> {
   const cookie = headers.get("cookie");
   if (!cookie || !cookie.includes("session_token")) return null;
+  // With the signed cookie cache this costs no database round trip (see README).
   const session = await ctx.auth.api.getSession({ headers });
   if (!session) return null;
-  const [user] = await ctx.database.db.select().from(schema.users).where(eq(schema.users.id, session.user.id)).limit(1);
+  return findUserById(ctx, session.user.id);
+}
+
+const userByIdQueries = new WeakMap<Database, ReturnType<typeof prepareUserById>>();
+const prepareUserById = (db: Database["db"]) =>
+  db
+    .select()
+    .from(schema.users)
+    .where(eq(schema.users.id, sql.placeholder("id")))
+    .limit(1)
+    .prepare("user_by_id");
+
+/** A user row by id, from this instance's cache when it has it. */
+export async function findUserById(
+  ctx: { database: Database; caches: Caches },
+  id: string,
+): Promise<schema.User | null> {
+  const cached = ctx.caches.getUser(id);
+  if (cached) return cached;
+  const since = ctx.caches.begin();
+  let query = userByIdQueries.get(ctx.database);
+  if (!query) {
+    query = prepareUserById(ctx.database.db);
+    userByIdQueries.set(ctx.database, query);
+  }
+  const [user] = await query.execute({ id });
+  if (user) ctx.caches.setUser(user, since);
   return user ?? null;
 }
 

@@ -6,12 +6,14 @@
 import { type Config, ConfigError, parseConfig } from "./config";
 import { type Database, openDatabase } from "../db/client";
 import { type Auth, createAuth } from "./auth";
+import { CHANGES_CHANNEL, Caches } from "./cache";
 import { log, setLogLevel } from "./log";
 
 export interface AppContext {
   config: Config;
   database: Database;
   auth: Auth;
+  caches: Caches;
 }
 
 const KEY = Symbol.for("stacktrack.context");
@@ -48,7 +50,13 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
     kind: database.kind,
     ...(database.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
   });
-  return { config, database, auth: createAuth(config, database) };
+  const caches = new Caches();
+  await database.listen(
+    CHANGES_CHANNEL,
+    (payload) => caches.applyNotification(payload),
+    () => caches.clear(),
+  );
+  return { config, database, auth: createAuth(config, database), caches };
 }
 
 export { ConfigError };

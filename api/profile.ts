@@ -7,6 +7,7 @@ import { isReservedUsername } from "../src/lib/constants";
 import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { toUserJson } from "./auth";
+import { serveCached, toCachedBody } from "./cache";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
 
@@ -44,6 +45,8 @@ export function toPublicUser(user: User) {
 export interface PublicProfile {
   user: ReturnType<typeof toPublicUser>;
   supplements: { id: number; name: string; quantityType: string; frequency: string }[];
+  /** Internal (cache bookkeeping); never serialised. */
+  userId?: string;
 }
 
 /** A profile by username in any case; null for unknown, reserved or ill-formed names. */
@@ -65,15 +68,25 @@ export async function findPublicProfile(db: Db, name: string): Promise<PublicPro
     .from(supplements)
     .where(eq(supplements.userId, user.id))
     .orderBy(asc(supplements.sortOrder), asc(supplements.id));
-  return { user: toPublicUser(user), supplements: list };
+  const profile: PublicProfile = { user: toPublicUser(user), supplements: list };
+  Object.defineProperty(profile, "userId", { value: user.id, enumerable: false });
+  return profile;
 }
 
 export const profileRoutes = new Hono<AppEnv>()
   .get("/profile/:username", async (c) => {
-    const profile = await findPublicProfile(c.get("ctx").database.db, c.req.param("username"));
-    if (!profile) throw notFound("Profile not found");
-    c.header("Cache-Control", "no-cache");
-    return c.json(profile);
+    const ctx = c.get("ctx");
+    const name = c.req.param("username");
+    const cached = ctx.caches.getProfile(name, "json");
+    if (cached) return serveCached(cached, c.req.raw);
+    const since = ctx.caches.begin();
+    const profile = await findPublicProfile(ctx.database.db, name);
+    const response = profile
+      ? c.json(profile, 200, { "Cache-Control": "no-cache" })
+      : c.json({ message: "Profile not found" }, 404, { "Cache-Control": "no-cache" });
+    const body = await toCachedBody(response);
+    ctx.caches.setProfile(name, "json", profile?.userId ?? null, body, since);
+    return serveCached(body, c.req.raw);
   })
   .put("/profile", async (c) => {
     const user = await requireUser(c);
@@ -98,6 +111,7 @@ export const profileRoutes = new Hono<AppEnv>()
         .where(eq(users.id, user.id))
         .returning();
       if (!updated) throw notFound("User not found");
+      c.get("ctx").caches.invalidate({ userId: user.id, names: [user.username, updated.username] });
       if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== user.profileImageUrl) {
         // The old avatar is no longer anyone's: remove it.
         await pruneImages(c.get("ctx").database.db, user.id, updated.profileImageUrl);

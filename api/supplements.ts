@@ -84,6 +84,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       return inserted;
     });
     if (!row) throw new Error("insert returned no row");
+    c.get("ctx").caches.invalidate({ userId: user.id });
     return c.json(toSupplementJson(row, user.isPremium), 201);
   })
   .put("/supplements/reorder", async (c) => {
@@ -111,6 +112,7 @@ export const supplementRoutes = new Hono<AppEnv>()
         from unnest(${ids}::int[]) with ordinality as v(id, ord)
         where s.id = v.id and s.user_id = ${user.id}`);
     });
+    c.get("ctx").caches.invalidate({ userId: user.id });
     c.header("Cache-Control", "no-store");
     return c.json(await listSupplements(db, user));
   })
@@ -136,6 +138,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .returning();
     if (!row) throw notFound("Supplement not found");
+    c.get("ctx").caches.invalidate({ userId: user.id });
     return c.json(toSupplementJson(row, user.isPremium));
   })
   .get("/supplements/:id", async (c) => {
@@ -159,5 +162,6 @@ export const supplementRoutes = new Hono<AppEnv>()
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .returning({ id: supplements.id });
     if (!row) throw notFound("Supplement not found");
+    c.get("ctx").caches.invalidate({ userId: user.id });
     return c.body(null, 204);
   });

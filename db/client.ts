@@ -18,9 +18,12 @@ export interface Database {
   /** Runs `select 1` within `timeoutMs`; throws when the database does not answer. */
   ping(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
-  /** Raw postgres.js client (LISTEN/NOTIFY); undefined on PGlite. */
-  // biome-ignore lint/suspicious/noExplicitAny: postgres.js' client type is generic over its options
-  pg?: any;
+  /**
+   * LISTENs on `channel`. `onConnect` runs each time the listening connection is
+   * (re)established: notifications sent while it was down are lost, so a caller
+   * that caches must start afresh then.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onConnect?: () => void): Promise<void>;
 }
 
 export interface OpenOptions {
@@ -119,6 +122,10 @@ async function openPglite(options: OpenOptions): Promise<Database> {
       db,
       kind: "pglite",
       ping: (ms = 2000) => withTimeout(client.query("select 1").then(() => undefined), ms),
+      async listen(channel, onMessage, onConnect) {
+        await client.listen(channel, onMessage);
+        onConnect?.();
+      },
       async close() {
         if (closed) return;
         closed = true;
@@ -154,7 +161,9 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   return {
     db,
     kind: "postgres",
-    pg,
+    async listen(channel, onMessage, onConnect) {
+      await pg.listen(channel, onMessage, onConnect);
+    },
     ping: (ms = 2000) => withTimeout(db.execute(sql`select 1`).then(() => undefined), ms),
     close: () => pg.end({ timeout: 10 }),
   };

@@ -6,7 +6,9 @@ import { supplements, type User, users } from "../db/schema";
 import { isReservedUsername } from "../src/lib/constants";
 import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
-import { toUserJson } from "./auth";
+import { CLIENT_IP_HEADER, toUserJson } from "./auth";
+import type { AppContext } from "./context";
+import { BatchedLimiter, LIMITS } from "./rate-limit";
 import { serveCached, toCachedBody } from "./cache";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
@@ -21,6 +23,17 @@ const SOCIAL_KEYS = [
   "etsyUrl",
   "websiteUrl",
 ] as const;
+
+const limiters = new WeakMap<AppContext, BatchedLimiter>();
+/** Per-address limit on the public profile API, shared across instances (see rate-limit.ts). */
+function profileLimiter(ctx: AppContext): BatchedLimiter {
+  let limiter = limiters.get(ctx);
+  if (!limiter) {
+    limiter = new BatchedLimiter(ctx, "profile", LIMITS.publicProfile);
+    limiters.set(ctx, limiter);
+  }
+  return limiter;
+}
 
 export const usernameTaken = () => new HttpError(409, MESSAGES.usernameTaken, { username: [MESSAGES.usernameTaken] });
 
@@ -76,6 +89,8 @@ export async function findPublicProfile(db: Db, name: string): Promise<PublicPro
 export const profileRoutes = new Hono<AppEnv>()
   .get("/profile/:username", async (c) => {
     const ctx = c.get("ctx");
+    const ip = c.req.header(CLIENT_IP_HEADER);
+    if (ip) profileLimiter(ctx).hit(ip);
     const name = c.req.param("username");
     const cached = ctx.caches.getProfile(name, "json");
     if (cached) return serveCached(cached, c.req.raw);

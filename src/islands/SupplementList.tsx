@@ -17,8 +17,8 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import * as Menu from "@radix-ui/react-dropdown-menu";
 import { useStore } from "@nanostores/react";
+import Menu from "../components/Menu";
 import type { CurrentUser, Supplement } from "../lib/types";
 import {
   $dialog,
@@ -35,9 +35,6 @@ interface Props {
   user: CurrentUser;
   supplements: Supplement[] | null;
 }
-
-const itemClass =
-  "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none select-none data-[highlighted]:bg-slate-100";
 
 function Row({ supplement, premium, position }: { supplement: Supplement; premium: boolean; position: number }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
@@ -80,38 +77,24 @@ function Row({ supplement, premium, position }: { supplement: Supplement; premiu
           <p className="mt-2 text-sm break-words whitespace-pre-line text-slate-600">{supplement.notes}</p>
         )}
       </div>
-      <Menu.Root modal={false}>
-        <Menu.Trigger
-          className="inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100"
-          aria-label={`Actions for ${supplement.name}`}
-        >
+      <Menu
+        label={`Actions for ${supplement.name}`}
+        triggerClassName="inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100"
+        trigger={
           <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="currentColor">
             <circle cx="12" cy="5" r="1.8" />
             <circle cx="12" cy="12" r="1.8" />
             <circle cx="12" cy="19" r="1.8" />
           </svg>
-        </Menu.Trigger>
-        <Menu.Portal>
-          <Menu.Content align="end" sideOffset={4} className="z-50 min-w-44 rounded-xl border border-slate-200 bg-white p-1.5 shadow-lg">
-            <Menu.Item className={itemClass} onSelect={() => $dialog.set({ kind: "edit", supplement })}>
-              Edit
-            </Menu.Item>
-            {premium && supplement.affiliateLink && (
-              <Menu.Item asChild className={itemClass}>
-                <a href={supplement.affiliateLink} target="_blank" rel="noopener noreferrer">
-                  View Product
-                </a>
-              </Menu.Item>
-            )}
-            <Menu.Item
-              className={`${itemClass} text-red-700 data-[highlighted]:bg-red-50 data-[highlighted]:text-red-800`}
-              onSelect={() => void deleteSupplement(supplement.id)}
-            >
-              Delete
-            </Menu.Item>
-          </Menu.Content>
-        </Menu.Portal>
-      </Menu.Root>
+        }
+        items={[
+          { label: "Edit", onSelect: () => $dialog.set({ kind: "edit", supplement }) },
+          ...(premium && supplement.affiliateLink
+            ? [{ label: "View Product", href: supplement.affiliateLink, target: "_blank", rel: "noopener noreferrer" }]
+            : []),
+          { label: "Delete", danger: true, onSelect: () => void deleteSupplement(supplement.id) },
+        ]}
+      />
     </li>
   );
 }

@@ -1,7 +1,7 @@
-import * as Menu from "@radix-ui/react-dropdown-menu";
 import { useStore } from "@nanostores/react";
 import type { CurrentUser } from "../lib/types";
 import { $user, seedUser } from "../stores/user";
+import Menu from "../components/Menu";
 import Avatar from "./Avatar";
 
 interface Props {
@@ -9,9 +9,6 @@ interface Props {
   /** The current path, to mark the active link. */
   path: string;
 }
-
-const itemClass =
-  "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none select-none data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900";
 
 /** The signed-in top bar: Dashboard, My Profile, the Premium badge and the avatar menu. */
 export default function TopBar({ user: initial, path }: Props) {
@@ -54,41 +51,17 @@ export default function TopBar({ user: initial, path }: Props) {
               Premium
             </span>
           )}
-          <Menu.Root modal={false}>
-            <Menu.Trigger
-              className="rounded-full ring-offset-2 focus-visible:ring-2 focus-visible:ring-brand-600"
-              aria-label="Account menu"
-            >
-              <Avatar user={user} size="md" />
-            </Menu.Trigger>
-            <Menu.Portal>
-              <Menu.Content
-                align="end"
-                sideOffset={8}
-                className="z-50 min-w-56 rounded-xl border border-slate-200 bg-white p-1.5 shadow-lg"
-              >
-                <div className="px-3 py-2">
-                  <p className="truncate text-sm font-semibold text-slate-900">
-                    {user.username ? `@${user.username}` : user.email}
-                  </p>
-                  <p className="truncate text-xs text-slate-600">{user.email}</p>
-                </div>
-                <Menu.Separator className="my-1 h-px bg-slate-200" />
-                <Menu.Item asChild className={itemClass}>
-                  <a href="/profile/edit">Settings</a>
-                </Menu.Item>
-                {!user.isPremium && (
-                  <Menu.Item asChild className={itemClass}>
-                    <a href="/subscribe">Upgrade to Premium</a>
-                  </Menu.Item>
-                )}
-                <Menu.Separator className="my-1 h-px bg-slate-200" />
-                <Menu.Item asChild className={itemClass}>
-                  <a href="/api/logout">Logout</a>
-                </Menu.Item>
-              </Menu.Content>
-            </Menu.Portal>
-          </Menu.Root>
+          <Menu
+            label="Account menu"
+            triggerClassName="rounded-full ring-offset-2 focus-visible:ring-2 focus-visible:ring-brand-600"
+            trigger={<Avatar user={user} size="md" />}
+            separatorsAfter={user.isPremium ? [0] : [1]}
+            items={[
+              { label: "Settings", href: "/profile/edit" },
+              ...(user.isPremium ? [] : [{ label: "Upgrade to Premium", href: "/subscribe" }]),
+              { label: "Logout", href: "/api/logout" },
+            ]}
+          />
         </div>
       </nav>
     </header>

@@ -11,8 +11,7 @@ const optionalString = z
   .transform((v) => (v === "" ? undefined : v))
   .optional();
 
-const optionalUrl = (what: string) =>
-  optionalString.pipe(z.url({ message: `must be a URL (${what})` }).optional());
+const optionalUrl = (what: string) => optionalString.pipe(z.url({ message: `must be a URL (${what})` }).optional());
 
 const envSchema = z
   .object({
@@ -32,9 +31,7 @@ const envSchema = z
     DATA_DIR: z.string().trim().min(1).default("./data"),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
     /** Secret that signs session cookies; required in production. */
-    BETTER_AUTH_SECRET: optionalString.pipe(
-      z.string().min(32, "must be at least 32 characters").optional(),
-    ),
+    BETTER_AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     GITHUB_CLIENT_ID: optionalString,
     GITHUB_CLIENT_SECRET: optionalString,
     GOOGLE_CLIENT_ID: optionalString,
@@ -55,7 +52,10 @@ const envSchema = z
     STRIPE_API_BASE: optionalUrl("e.g. http://127.0.0.1:12111"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
-    TRUST_PROXY: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+    TRUST_PROXY: z
+      .enum(["true", "false"])
+      .default("false")
+      .transform((v) => v === "true"),
     /** Seconds a signed session cookie may vouch for a session without a database look-up. */
     SESSION_COOKIE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Turns the rate limits off (tests that are not about them). */

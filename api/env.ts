@@ -18,4 +18,3 @@ export async function requireUser(c: { var: AppEnv["Variables"] }): Promise<User
   if (!user) throw unauthorized();
   return user;
 }
-

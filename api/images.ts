@@ -129,4 +129,3 @@ export const imageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:file", asyn
     },
   });
 });
-

@@ -65,11 +65,7 @@ export interface PublicProfile {
 /** A profile by username in any case; null for unknown, reserved or ill-formed names. */
 export async function findPublicProfile(db: Db, name: string): Promise<PublicProfile | null> {
   if (!usernameSchema.safeParse(name).success || isReservedUsername(name)) return null;
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.username}) = lower(${name})`)
-    .limit(1);
+  const [user] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${name})`).limit(1);
   if (!user) return null;
   const list = await db
     .select({

@@ -26,7 +26,10 @@ export function securityHeaders(config: Pick<Config, "production">): Record<stri
 /** The CSP header a response should carry, given the one (if any) Astro gave it. */
 export function cspFor(response: Response): string {
   const existing = response.headers.get("content-security-policy");
-  if (existing) return existing.includes("frame-ancestors") ? existing : `${existing.trim().replace(/;?$/, ";")} ${FRAME_ANCESTORS}`;
+  if (existing)
+    return existing.includes("frame-ancestors")
+      ? existing
+      : `${existing.trim().replace(/;?$/, ";")} ${FRAME_ANCESTORS}`;
   const type = response.headers.get("content-type") ?? "";
   return type.startsWith("text/html") ? STATIC_PAGE_CSP : NON_PAGE_CSP;
 }

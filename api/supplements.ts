@@ -49,7 +49,8 @@ function parseId(raw: string): number {
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
 
 /** Serialises a user's writes to their list (adds against the cap, reorders against adds). */
-const lockUser = (tx: Db, userId: string) => tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
+const lockUser = (tx: Db, userId: string) =>
+  tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
 
 export const supplementRoutes = new Hono<AppEnv>()
   .get("/supplements", async (c) => {
@@ -64,7 +65,10 @@ export const supplementRoutes = new Hono<AppEnv>()
     const row = await db.transaction(async (tx) => {
       await lockUser(tx as unknown as Db, user.id);
       const [stats] = await tx
-        .select({ count: sql<number>`count(*)::int`, last: sql<number>`coalesce(max(${supplements.sortOrder}), -1)::int` })
+        .select({
+          count: sql<number>`count(*)::int`,
+          last: sql<number>`coalesce(max(${supplements.sortOrder}), -1)::int`,
+        })
         .from(supplements)
         .where(eq(supplements.userId, user.id));
       if ((stats?.count ?? 0) >= MAX_SUPPLEMENTS) throw badRequest(MESSAGES.tooManySupplements);

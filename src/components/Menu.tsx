@@ -26,18 +26,24 @@ interface Props {
   separatorsAfter?: number[];
 }
 
+const menuItems = (menu: HTMLElement | null) =>
+  Array.from(menu?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+
+/** Focuses the item at `index` (negative counts from the end, and it wraps). */
+function focusMenuItem(menu: HTMLElement | null, index: number) {
+  const els = menuItems(menu);
+  if (els.length === 0) return;
+  els[(index + els.length) % els.length]?.focus();
+}
+
 export default function Menu({ label, trigger, triggerClassName, items, header, separatorsAfter = [] }: Props) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLDivElement>(null);
   const id = useId();
 
-  const itemsEls = () => Array.from(list.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
-  const focusItem = (index: number) => {
-    const els = itemsEls();
-    if (els.length === 0) return;
-    els[(index + els.length) % els.length]?.focus();
-  };
+  const itemsEls = () => menuItems(list.current);
+  const focusItem = (index: number) => focusMenuItem(list.current, index);
 
   const close = useCallback((returnFocus: boolean) => {
     setOpen(false);
@@ -47,7 +53,7 @@ export default function Menu({ label, trigger, triggerClassName, items, header, 
   const [initialFocus, setInitialFocus] = useState<"first" | "last">("first");
   useEffect(() => {
     if (!open) return;
-    focusItem(initialFocus === "first" ? 0 : -1);
+    focusMenuItem(list.current, initialFocus === "first" ? 0 : -1);
     const onPointer = (event: PointerEvent) => {
       const target = event.target as Node;
       if (!list.current?.contains(target) && !button.current?.contains(target)) close(false);

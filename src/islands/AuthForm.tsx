@@ -150,7 +150,13 @@ export default function AuthForm({ mode, redirectTo, providers, token, initialEr
           {(mode === "sign-in" || mode === "sign-up") && providers.length > 0 && (
             <div className="mt-6 space-y-3">
               {providers.map((p) => (
-                <button key={p} type="button" className="btn btn-outline w-full" disabled={busy} onClick={() => social(p)}>
+                <button
+                  key={p}
+                  type="button"
+                  className="btn btn-outline w-full"
+                  disabled={busy}
+                  onClick={() => social(p)}
+                >
                   {PROVIDER_LABEL[p]}
                 </button>
               ))}
@@ -202,7 +208,10 @@ export default function AuthForm({ mode, redirectTo, providers, token, initialEr
                     {mode === "reset" ? "New password" : "Password"}
                   </label>
                   {mode === "sign-in" && (
-                    <a href="/auth/forgot-password" className="mb-1.5 text-sm font-medium text-brand-800 underline-offset-2 hover:underline">
+                    <a
+                      href="/auth/forgot-password"
+                      className="mb-1.5 text-sm font-medium text-brand-800 underline-offset-2 hover:underline"
+                    >
                       Forgot password?
                     </a>
                   )}

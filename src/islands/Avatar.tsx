@@ -15,7 +15,10 @@ export default function Avatar({ user, size = "md", className = "" }: Props) {
     return <img src={user.profileImageUrl} alt="" className={`${box} object-cover`} width={96} height={96} />;
   }
   return (
-    <span aria-hidden="true" className={`${box} inline-flex items-center justify-center bg-brand-100 font-semibold text-brand-800`}>
+    <span
+      aria-hidden="true"
+      className={`${box} inline-flex items-center justify-center bg-brand-100 font-semibold text-brand-800`}
+    >
       {avatarInitial(user)}
     </span>
   );

@@ -16,14 +16,38 @@ export default function DashboardHeader({ user: initialUser }: { user: CurrentUs
         <p className="mt-1 text-slate-700">Manage your supplement stack and share it with the world.</p>
       </div>
       <div className="flex gap-2">
-        <button type="button" className="btn btn-outline flex-1 sm:flex-none" onClick={() => $dialog.set({ kind: "share" })}>
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+        <button
+          type="button"
+          className="btn btn-outline flex-1 sm:flex-none"
+          onClick={() => $dialog.set({ kind: "share" })}
+        >
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+          >
             <path d="M4 12v7a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-7M16 6l-4-4-4 4M12 2v13" />
           </svg>
           Share Profile
         </button>
-        <button type="button" className="btn btn-primary flex-1 sm:flex-none" onClick={() => $dialog.set({ kind: "add" })}>
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="size-4" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+        <button
+          type="button"
+          className="btn btn-primary flex-1 sm:flex-none"
+          onClick={() => $dialog.set({ kind: "add" })}
+        >
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2.5"
+            strokeLinecap="round"
+          >
             <path d="M12 5v14M5 12h14" />
           </svg>
           Add Item

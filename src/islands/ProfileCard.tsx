@@ -5,7 +5,13 @@ import { $user, seedUser } from "../stores/user";
 import Avatar from "./Avatar";
 
 /** The side 'Public Profile' card. */
-export default function ProfileCard({ user: initialUser, supplements }: { user: CurrentUser; supplements: Supplement[] | null }) {
+export default function ProfileCard({
+  user: initialUser,
+  supplements,
+}: {
+  user: CurrentUser;
+  supplements: Supplement[] | null;
+}) {
   seedUser(initialUser);
   seedSupplements(supplements);
   const user = useStore($user) ?? initialUser;
@@ -18,11 +24,15 @@ export default function ProfileCard({ user: initialUser, supplements }: { user: 
       <div className="mt-4 flex items-center gap-4">
         <Avatar user={user} size="lg" />
         <div className="min-w-0">
-          <p className="truncate font-semibold text-slate-900">{user.username ? `@${user.username}` : "Anonymous User"}</p>
+          <p className="truncate font-semibold text-slate-900">
+            {user.username ? `@${user.username}` : "Anonymous User"}
+          </p>
           <p className="text-sm text-slate-600">{user.isPremium ? "Premium Member" : "Free Member"}</p>
         </div>
       </div>
-      <p className={`mt-4 text-sm break-words whitespace-pre-line ${user.bio ? "text-slate-700" : "text-slate-600 italic"}`}>
+      <p
+        className={`mt-4 text-sm break-words whitespace-pre-line ${user.bio ? "text-slate-700" : "text-slate-600 italic"}`}
+      >
         {user.bio || "No bio added yet"}
       </p>
       <dl className="mt-4 grid grid-cols-2 gap-3 border-t border-slate-200 pt-4 text-sm">

@@ -117,7 +117,7 @@ export default function ProfileEditForm({ user: initialUser }: { user: CurrentUs
     <form onSubmit={submit} noValidate className="card space-y-8 p-6 sm:p-8">
       <section aria-labelledby={`${id}-photo`} className="flex flex-col items-start gap-4 sm:flex-row sm:items-center">
         {preview ? (
-          <img src={preview} alt="New profile photo preview" className="size-24 rounded-full object-cover" />
+          <img src={preview} alt="Your new avatar, not yet saved" className="size-24 rounded-full object-cover" />
         ) : (
           <Avatar user={user} size="xl" />
         )}

@@ -5,7 +5,13 @@ import { $supplements, $supplementsLoaded, seedSupplements, visibleList } from "
 import { $user, seedUser } from "../stores/user";
 
 /** Total Supplements, Member Since and Status. */
-export default function StatCards({ user: initialUser, supplements }: { user: CurrentUser; supplements: Supplement[] | null }) {
+export default function StatCards({
+  user: initialUser,
+  supplements,
+}: {
+  user: CurrentUser;
+  supplements: Supplement[] | null;
+}) {
   seedUser(initialUser);
   seedSupplements(supplements);
   const user = useStore($user) ?? initialUser;

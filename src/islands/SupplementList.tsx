@@ -68,7 +68,9 @@ function Row({ supplement, premium, position }: { supplement: Supplement; premiu
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
           <h3 className="font-semibold break-words text-slate-900">{supplement.name}</h3>
-          {premium && supplement.affiliateLink && <span className="badge bg-premium-100 text-premium-800">Affiliate</span>}
+          {premium && supplement.affiliateLink && (
+            <span className="badge bg-premium-100 text-premium-800">Affiliate</span>
+          )}
         </div>
         <p className="mt-0.5 text-sm text-slate-700">
           {supplement.quantityType} <span aria-hidden="true">•</span> {supplement.frequency}
@@ -137,21 +139,25 @@ export default function SupplementList({ user: initialUser, supplements: initial
       <div className="flex items-center justify-between gap-3">
         <h2 id="my-supplements-heading" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
           My Supplements
-          <span className="badge bg-slate-100 text-slate-800" aria-label={`${list.length} supplements`}>
-            {loaded ? list.length : "..."}
-          </span>
+          <span className="badge bg-slate-100 text-slate-800">{loaded ? list.length : "..."}</span>
         </h2>
       </div>
       {!loaded ? (
         <ul className="mt-4 space-y-3" aria-busy="true" aria-label="Loading supplements">
           {[0, 1, 2].map((i) => (
-            <li key={i} className="h-[74px] animate-pulse rounded-xl bg-slate-100" data-testid="supplement-placeholder" />
+            <li
+              key={i}
+              className="h-[74px] animate-pulse rounded-xl bg-slate-100"
+              data-testid="supplement-placeholder"
+            />
           ))}
         </ul>
       ) : list.length === 0 ? (
         <div className="mt-4 rounded-xl border border-dashed border-slate-300 px-6 py-12 text-center">
           <p className="font-semibold text-slate-900">No supplements added yet</p>
-          <p className="mt-1 text-sm text-slate-600">Start tracking your health journey by adding your first supplement.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Start tracking your health journey by adding your first supplement.
+          </p>
         </div>
       ) : (
         <>

@@ -21,7 +21,10 @@ export default function TopBar({ user: initial, path }: Props) {
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
       <nav aria-label="Main" className="container-page flex h-16 items-center justify-between gap-3">
         <div className="flex min-w-0 items-center gap-2 sm:gap-6">
-          <a href="/" className="inline-flex items-center gap-2 rounded-lg text-lg font-bold tracking-tight text-slate-900">
+          <a
+            href="/"
+            className="inline-flex items-center gap-2 rounded-lg text-lg font-bold tracking-tight text-slate-900"
+          >
             <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8 shrink-0">
               <rect width="32" height="32" rx="8" fill="#047857" />
               <path d="M9 21h14M9 16h14M9 11h14" stroke="#fff" strokeWidth="3" strokeLinecap="round" />

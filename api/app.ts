@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
 import { authRoutes, CLIENT_IP_HEADER, getSessionUser } from "./auth";
+import { billingRoutes } from "./billing";
 import type { User } from "../db/schema";
 import type { AppEnv } from "./env";
 import type { AppContext } from "./context";
@@ -12,7 +13,9 @@ import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
 import { imageRoutes, uploadRoutes } from "./images";
-import { HttpError, isDatabaseUnavailable } from "./http";
+import { badRequest, fieldErrors, HttpError, isDatabaseUnavailable, refuseNul } from "./http";
+import { z } from "zod";
+import { profileUpdateSchema, signUpSchema } from "../src/lib/validation";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
 
@@ -26,6 +29,41 @@ function clientIp(c: import("hono").Context<AppEnv>, trustProxy: boolean): strin
     return getConnInfo(c).remote.address;
   } catch {
     return undefined; // not running under Bun.serve (astro dev)
+  }
+}
+
+/**
+ * better-auth writes some fields as it gets them: a NUL character, or `name: null` in
+ * update-user, reached Postgres and came back as a 500, and update-user's `image` skipped
+ * the rule every other way of setting the avatar follows. Those bodies are checked here
+ * with the app's own rules first (hostile-input.test.ts); better-auth checks the rest.
+ */
+const AUTH_BODY_RULES: Record<string, z.ZodType> = {
+  "/api/auth/update-user": z.looseObject({
+    name: signUpSchema.shape.name.optional(),
+    image: profileUpdateSchema.shape.profileImageUrl.unwrap().nullable().optional(),
+  }),
+};
+
+async function checkAuthBody(path: string, request: Request): Promise<void> {
+  const text = await request
+    .clone()
+    .text()
+    .catch(() => "");
+  const rule = AUTH_BODY_RULES[path];
+  if (!rule && !text.includes("\\u0000")) return;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return; // better-auth answers malformed JSON itself
+  }
+  refuseNul(body);
+  if (rule) {
+    const result = rule.safeParse(body);
+    if (!result.success) {
+      throw badRequest(result.error.issues[0]?.message ?? "Invalid input", fieldErrors(result.error));
+    }
   }
 }
 
@@ -60,10 +98,14 @@ export function createApp(ctx: AppContext) {
   api.route("/health", health);
   // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
   api.route("/", authRoutes);
-  api.on(["GET", "POST"], "/auth/*", (c) => ctx.auth.handler(c.req.raw));
+  api.on(["GET", "POST"], "/auth/*", async (c) => {
+    if (c.req.method === "POST") await checkAuthBody(c.req.path, c.req.raw);
+    return ctx.auth.handler(c.req.raw);
+  });
   api.route("/", profileRoutes);
   api.route("/", supplementRoutes);
   api.route("/", uploadRoutes);
+  api.route("/", billingRoutes);
   app.route("/api", api);
   // Profile images live outside /api: immutable, cacheable URLs.
   app.route("/images", imageRoutes);

@@ -10,6 +10,7 @@ import * as schema from "../db/schema";
 import type { Database } from "../db/client";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../src/lib/constants";
 import type { Caches } from "./cache";
+import { syncPendingSubscription } from "./billing";
 import type { AppEnv } from "./env";
 import type { Config } from "./config";
 import { log } from "./log";
@@ -151,7 +152,7 @@ export async function getSessionUser(
   headers: Headers,
 ): Promise<schema.User | null> {
   const cookie = headers.get("cookie");
-  if (!cookie || !cookie.includes("session_token")) return null;
+  if (!cookie?.includes("session_token")) return null;
   // With the signed cookie cache this costs no database round trip (see README).
   const session = await ctx.auth.api.getSession({ headers });
   if (!session) return null;
@@ -187,7 +188,7 @@ export async function findUserById(
 
 /** Only same-site paths may be a post-sign-in destination (no open redirect). */
 export function safeRedirectPath(value: string | null | undefined, fallback = "/"): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
   if (value.startsWith("/api/")) return fallback;
   return value;
 }
@@ -195,9 +196,11 @@ export function safeRedirectPath(value: string | null | undefined, fallback = "/
 export const authRoutes = new Hono<AppEnv>()
   .get("/auth/user", async (c) => {
     c.header("Cache-Control", "no-store");
-    const user = await getSessionUser(c.get("ctx"), c.req.raw.headers);
+    const ctx = c.get("ctx");
+    const user = await getSessionUser(ctx, c.req.raw.headers);
     if (!user) return c.json({ message: "Unauthorized" }, 401);
-    return c.json(toUserJson(user));
+    // A subscription that may just have been paid is synced from Stripe, so premium does not wait for the webhook.
+    return c.json(toUserJson(await syncPendingSubscription(ctx, user)));
   })
   .get("/login", (c) => {
     const redirectTo = safeRedirectPath(c.req.query("redirectTo"));
@@ -213,11 +216,20 @@ export const authRoutes = new Hono<AppEnv>()
     } catch {
       // No session to end: still clear whatever session cookies the browser sent.
       for (const name of sessionCookieNames(c.req.header("cookie"))) {
-        headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
+        headers.append("Set-Cookie", clearingCookie(name));
       }
     }
     return new Response(null, { status: 302, headers });
   });
+
+/**
+ * A Set-Cookie that removes `name`. A `__Secure-` (production) cookie can only be
+ * replaced by a Secure one: browsers ignore the clearing cookie otherwise.
+ */
+export function clearingCookie(name: string): string {
+  const secure = name.startsWith("__Secure-") || name.startsWith("__Host-") ? "; Secure" : "";
+  return `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`;
+}
 
 export function sessionCookieNames(cookieHeader: string | undefined | null): string[] {
   if (!cookieHeader) return [];

@@ -58,8 +58,6 @@ const PAYABLE_STATUSES = new Set(["incomplete", "past_due", "unpaid"]);
 
 const idOf = (ref: string | { id: string }): string => (typeof ref === "string" ? ref : ref.id);
 
-type Tx = Db;
-
 function requireStripe(config: Config): Stripe {
   const stripe = getStripe(config);
   if (!stripe) throw new HttpError(503, BILLING_MESSAGES.notConfigured);
@@ -78,32 +76,66 @@ function stripeFailure(error: unknown, message: string, context: Record<string, 
   throw new HttpError(502, message);
 }
 
+/** A transaction holding a user's row lock; `changed` is set when the row was written. */
+interface Locked {
+  tx: Db;
+  changed: boolean;
+}
+
 /**
  * Runs `fn` in a transaction holding a row lock on the user, with the row as it is
- * once the lock is held. Billing changes for one user are thereby serialised.
+ * once the lock is held. Billing changes for one user are thereby serialised. When the
+ * row changed, this instance's cached copies are dropped once the change is committed
+ * (other instances hear of it from the database's change notifications).
  */
-async function withUserLock<T>(db: Db, userId: string, fn: (tx: Tx, user: User) => Promise<T>): Promise<T> {
-  return db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Tx;
-    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
-    if (!user) throw new HttpError(404, "User not found");
-    return fn(tx, user);
-  });
+async function withUserLock<T>(
+  ctx: Pick<AppContext, "database" | "caches">,
+  userId: string,
+  fn: (lock: Locked, user: User) => Promise<T>,
+): Promise<T> {
+  const lock: Locked = { tx: ctx.database.db, changed: false };
+  try {
+    return await ctx.database.db.transaction(async (transaction) => {
+      lock.tx = transaction as unknown as Db;
+      const [user] = await lock.tx.select().from(users).where(eq(users.id, userId)).for("update");
+      if (!user) throw new HttpError(404, "User not found");
+      return fn(lock, user);
+    });
+  } finally {
+    if (lock.changed) ctx.caches.invalidate({ userId });
+  }
+}
+
+/** Writes billing fields of the user under the lock. */
+async function updateUser(lock: Locked, user: User, changes: Partial<typeof users.$inferInsert>): Promise<User> {
+  const [updated] = await lock.tx
+    .update(users)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(users.id, user.id))
+    .returning();
+  lock.changed = true;
+  return updated ?? user;
 }
 
 /**
  * Mirrors a subscription read from Stripe onto the user: its id, status and premium flag.
  * News about a subscription other than the user's current one is applied only when that
- * subscription is live (a stale event about an old, cancelled subscription changes nothing).
+ * subscription is live (a stale event about an old, cancelled subscription changes nothing),
+ * or when `adopt` says it becomes the user's current one (the one being paid for now).
  */
-async function applySubscription(tx: Tx, user: User, subscription: Stripe.Subscription): Promise<User> {
+async function applySubscription(
+  lock: Locked,
+  user: User,
+  subscription: Stripe.Subscription,
+  { adopt = false }: { adopt?: boolean } = {},
+): Promise<User> {
   const customerId = idOf(subscription.customer);
   if (user.stripeCustomerId && user.stripeCustomerId !== customerId) {
     log.warn("subscription belongs to another customer; ignored", { userId: user.id, subscription: subscription.id });
     return user;
   }
   const premium = isPremiumStatus(subscription.status);
-  if (user.stripeSubscriptionId && user.stripeSubscriptionId !== subscription.id && !premium) return user;
+  if (!adopt && user.stripeSubscriptionId && user.stripeSubscriptionId !== subscription.id && !premium) return user;
   if (
     user.stripeSubscriptionId === subscription.id &&
     user.subscriptionStatus === subscription.status &&
@@ -112,25 +144,24 @@ async function applySubscription(tx: Tx, user: User, subscription: Stripe.Subscr
   ) {
     return user;
   }
-  const [updated] = await tx
-    .update(users)
-    .set({
-      stripeCustomerId: customerId,
-      stripeSubscriptionId: subscription.id,
-      subscriptionStatus: subscription.status,
-      isPremium: premium,
-      updatedAt: new Date(),
-    })
-    .where(eq(users.id, user.id))
-    .returning();
-  if (updated && updated.isPremium !== user.isPremium) {
+  const updated = await updateUser(lock, user, {
+    stripeCustomerId: customerId,
+    stripeSubscriptionId: subscription.id,
+    subscriptionStatus: subscription.status,
+    isPremium: premium,
+  });
+  if (updated.isPremium !== user.isPremium) {
     log.info("premium changed", { userId: user.id, isPremium: updated.isPremium, status: subscription.status });
   }
-  return updated ?? user;
+  return updated;
 }
 
 /** Reads the user's subscription from Stripe and mirrors it (under the user's lock). */
-async function syncLocked(stripe: Stripe, tx: Tx, user: User): Promise<{ user: User; subscription: Stripe.Subscription | null }> {
+async function syncLocked(
+  stripe: Stripe,
+  lock: Locked,
+  user: User,
+): Promise<{ user: User; subscription: Stripe.Subscription | null }> {
   if (!user.stripeSubscriptionId) return { user, subscription: null };
   let subscription: Stripe.Subscription;
   try {
@@ -138,15 +169,18 @@ async function syncLocked(stripe: Stripe, tx: Tx, user: User): Promise<{ user: U
   } catch (error) {
     if (!isMissingResource(error)) throw error;
     // Stripe has no such subscription (deleted test data, other keys): nothing is paid for.
-    log.warn("subscription missing at Stripe; user set to free", { userId: user.id, subscription: user.stripeSubscriptionId });
-    const [updated] = await tx
-      .update(users)
-      .set({ stripeSubscriptionId: null, subscriptionStatus: null, isPremium: false, updatedAt: new Date() })
-      .where(eq(users.id, user.id))
-      .returning();
-    return { user: updated ?? user, subscription: null };
+    log.warn("subscription missing at Stripe; user set to free", {
+      userId: user.id,
+      subscription: user.stripeSubscriptionId,
+    });
+    const updated = await updateUser(lock, user, {
+      stripeSubscriptionId: null,
+      subscriptionStatus: null,
+      isPremium: false,
+    });
+    return { user: updated, subscription: null };
   }
-  return { user: await applySubscription(tx, user, subscription), subscription };
+  return { user: await applySubscription(lock, user, subscription), subscription };
 }
 
 /** Whether a user's row may be behind Stripe: a subscription that is not premium and not over. */
@@ -161,7 +195,7 @@ export function hasPendingSubscription(user: User): boolean {
 export async function syncSubscription(ctx: AppContext, userId: string): Promise<User | null> {
   const stripe = getStripe(ctx.config);
   if (!stripe) return null;
-  return withUserLock(ctx.database.db, userId, async (tx, user) => (await syncLocked(stripe, tx, user)).user);
+  return withUserLock(ctx, userId, async (lock, user) => (await syncLocked(stripe, lock, user)).user);
 }
 
 /**
@@ -190,10 +224,10 @@ function payableSecret(subscription: Stripe.Subscription): string | null {
 type SubscribeResult = { kind: "premium" } | { kind: "pay"; clientSecret: string | null; subscriptionId: string };
 
 async function getOrCreateSubscription(ctx: AppContext, stripe: Stripe, userId: string): Promise<SubscribeResult> {
-  const { config, database } = ctx;
+  const { config } = ctx;
   const priceId = config.STRIPE_PRICE_ID;
   if (!priceId) throw new HttpError(503, BILLING_MESSAGES.notConfigured);
-  return withUserLock(database.db, userId, async (tx, locked) => {
+  return withUserLock(ctx, userId, async (lock, locked) => {
     let user = locked;
     if (user.isPremium) return { kind: "premium" };
 
@@ -207,12 +241,7 @@ async function getOrCreateSubscription(ctx: AppContext, stripe: Stripe, userId: 
         // Stripe replays the same customer for this key (24 h), should our write below fail.
         { idempotencyKey: `stacktrack-customer-${user.id}-${user.stripeCustomerId ?? "new"}` },
       );
-      const [updated] = await tx
-        .update(users)
-        .set({ stripeCustomerId: customer.id, updatedAt: new Date() })
-        .where(eq(users.id, user.id))
-        .returning();
-      if (updated) user = updated;
+      user = await updateUser(lock, user, { stripeCustomerId: customer.id });
       return customer.id;
     };
 
@@ -231,7 +260,7 @@ async function getOrCreateSubscription(ctx: AppContext, stripe: Stripe, userId: 
     const live = existing.find((s) => isPremiumStatus(s.status));
     if (live) {
       // Paid already (the webhook has not arrived yet): mirror it and refuse a second one.
-      await applySubscription(tx, user, live);
+      await applySubscription(lock, user, live);
       return { kind: "premium" };
     }
 
@@ -246,7 +275,7 @@ async function getOrCreateSubscription(ctx: AppContext, stripe: Stripe, userId: 
       });
       const clientSecret = payableSecret(subscription);
       if (clientSecret) {
-        await applySubscription(tx, { ...user, stripeSubscriptionId: null }, subscription);
+        await applySubscription(lock, user, subscription, { adopt: true });
         return { kind: "pay", clientSecret, subscriptionId: subscription.id };
       }
       if (subscription.status !== "incomplete") {
@@ -263,10 +292,12 @@ async function getOrCreateSubscription(ctx: AppContext, stripe: Stripe, userId: 
       expand: ["latest_invoice.confirmation_secret"],
       metadata: { userId: user.id },
     });
-    await applySubscription(tx, { ...user, stripeSubscriptionId: null }, subscription);
+    await applySubscription(lock, user, subscription, { adopt: true });
     const invoice = subscription.latest_invoice;
-    const clientSecret = invoice && typeof invoice !== "string" ? (invoice.confirmation_secret?.client_secret ?? null) : null;
-    if (!clientSecret) log.warn("new subscription has no confirmation secret", { userId: user.id, subscription: subscription.id });
+    const clientSecret =
+      invoice && typeof invoice !== "string" ? (invoice.confirmation_secret?.client_secret ?? null) : null;
+    if (!clientSecret)
+      log.warn("new subscription has no confirmation secret", { userId: user.id, subscription: subscription.id });
     return { kind: "pay", clientSecret, subscriptionId: subscription.id };
   });
 }
@@ -315,9 +346,16 @@ export function subscriptionRef(
 }
 
 /** The user a subscription event concerns: by Stripe customer id, else by the metadata we set. */
-async function findEventUser(db: Db, ref: { customerId: string | null; userId: string | null }): Promise<string | null> {
+async function findEventUser(
+  db: Db,
+  ref: { customerId: string | null; userId: string | null },
+): Promise<string | null> {
   if (ref.customerId) {
-    const [row] = await db.select({ id: users.id }).from(users).where(eq(users.stripeCustomerId, ref.customerId)).limit(1);
+    const [row] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.stripeCustomerId, ref.customerId))
+      .limit(1);
     if (row) return row.id;
   }
   if (ref.userId) {
@@ -348,7 +386,8 @@ function billingSummary(user: User, subscription: Stripe.Subscription | null): B
   const item = subscription?.items.data[0];
   const amount = item?.price.unit_amount ?? PREMIUM_PRICE_CENTS;
   const currency = item?.price.currency ?? "usd";
-  const ongoing = subscription && !FINAL_STATUSES.has(subscription.status) && subscription.id === user.stripeSubscriptionId;
+  const ongoing =
+    subscription && !FINAL_STATUSES.has(subscription.status) && subscription.id === user.stripeSubscriptionId;
   const periodEnd = ongoing && item ? item.current_period_end : null;
   return {
     isPremium: user.isPremium,
@@ -384,7 +423,7 @@ export const billingRoutes = new Hono<AppEnv>()
     const stripe = requireStripe(ctx.config);
     let outcome: { user: User } | null;
     try {
-      outcome = await withUserLock(ctx.database.db, user.id, async (tx, locked) => {
+      outcome = await withUserLock(ctx, user.id, async (lock, locked) => {
         const subscriptionId = locked.stripeSubscriptionId;
         if (!subscriptionId) return null;
         if (!locked.isPremium && FINAL_STATUSES.has(locked.subscriptionStatus ?? "")) return null;
@@ -395,11 +434,11 @@ export const billingRoutes = new Hono<AppEnv>()
         } catch (error) {
           if (!isStripeError(error) || (error.statusCode !== 400 && error.statusCode !== 404)) throw error;
           // Already cancelled or gone at Stripe: mirror what Stripe has.
-          const synced = await syncLocked(stripe, tx, locked);
+          const synced = await syncLocked(stripe, lock, locked);
           if (synced.subscription && !FINAL_STATUSES.has(synced.subscription.status)) throw error;
           return { user: synced.user };
         }
-        return { user: await applySubscription(tx, locked, subscription) };
+        return { user: await applySubscription(lock, locked, subscription) };
       });
     } catch (error) {
       stripeFailure(error, BILLING_MESSAGES.cancelFailed, { userId: user.id, step: "cancel-subscription" });
@@ -429,8 +468,8 @@ export const billingRoutes = new Hono<AppEnv>()
     c.header("Cache-Control", "no-store");
     if (!user.stripeSubscriptionId) return c.json(billingSummary(user, null));
     try {
-      const { user: fresh, subscription } = await withUserLock(ctx.database.db, user.id, (tx, locked) =>
-        syncLocked(stripe, tx, locked),
+      const { user: fresh, subscription } = await withUserLock(ctx, user.id, (lock, locked) =>
+        syncLocked(stripe, lock, locked),
       );
       return c.json(billingSummary(fresh, subscription));
     } catch (error) {
@@ -438,7 +477,8 @@ export const billingRoutes = new Hono<AppEnv>()
     }
   })
   .post("/stripe/webhook", async (c) => {
-    const { config, database } = c.get("ctx");
+    const ctx = c.get("ctx");
+    const { config, database } = ctx;
     const stripe = requireStripe(config);
     const secret = config.STRIPE_WEBHOOK_SECRET;
     if (!secret) throw new HttpError(503, BILLING_MESSAGES.notConfigured);
@@ -455,11 +495,19 @@ export const billingRoutes = new Hono<AppEnv>()
     }
 
     const db = database.db;
-    const [seen] = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);
+    const [seen] = await db
+      .select({ id: stripeEvents.id })
+      .from(stripeEvents)
+      .where(eq(stripeEvents.id, event.id))
+      .limit(1);
     if (seen) return c.json({ received: true, duplicate: true });
 
-    const record = (tx: Tx) =>
-      tx.insert(stripeEvents).values({ id: event.id, type: event.type }).onConflictDoNothing().returning({ id: stripeEvents.id });
+    const record = (tx: Db) =>
+      tx
+        .insert(stripeEvents)
+        .values({ id: event.id, type: event.type })
+        .onConflictDoNothing()
+        .returning({ id: stripeEvents.id });
 
     const ref = subscriptionRef(event);
     const userId = ref ? await findEventUser(db, ref) : null;
@@ -472,8 +520,8 @@ export const billingRoutes = new Hono<AppEnv>()
 
     let outcome: "processed" | "duplicate";
     try {
-      outcome = await withUserLock(db, userId, async (tx, user) => {
-        const inserted = await record(tx);
+      outcome = await withUserLock(ctx, userId, async (lock, user) => {
+        const inserted = await record(lock.tx);
         if (!inserted.length) return "duplicate";
         let subscription: Stripe.Subscription;
         try {
@@ -482,7 +530,7 @@ export const billingRoutes = new Hono<AppEnv>()
           if (isMissingResource(error)) return "processed";
           throw error;
         }
-        await applySubscription(tx, user, subscription);
+        await applySubscription(lock, user, subscription);
         return "processed";
       });
     } catch (error) {

@@ -1,6 +1,6 @@
 /** Who is looking at a server-rendered page, resolved once per request. */
 import type { AstroGlobal } from "astro";
-import { getSessionUser, sessionCookieNames, toUserJson, type UserJson } from "../../api/auth";
+import { clearingCookie, getSessionUser, sessionCookieNames, toUserJson, type UserJson } from "../../api/auth";
 import { getContext } from "../../api/context";
 
 export async function pageUser(Astro: Pick<AstroGlobal, "locals" | "request">): Promise<UserJson | null> {
@@ -24,7 +24,5 @@ export async function requirePageUser(
 
 /** Expired-session cookies to clear when a signed-in page finds no session. */
 export function clearSessionCookies(request: Request): string[] {
-  return sessionCookieNames(request.headers.get("cookie")).map(
-    (name) => `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`,
-  );
+  return sessionCookieNames(request.headers.get("cookie")).map(clearingCookie);
 }

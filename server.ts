@@ -10,6 +10,7 @@ import { createApp } from "./api/app";
 import { PROFILE_USER_HEADER, serveCached, toCachedBody } from "./api/cache";
 import { isReservedUsername } from "./src/lib/constants";
 import { ConfigError, initContext } from "./api/context";
+import { isDatabaseUnavailable } from "./api/http";
 import { errorFields, log } from "./api/log";
 import { securityHeaders, withSecurityHeaders } from "./api/security";
 import { DataDirLockedError } from "./db/client";
@@ -28,6 +29,54 @@ interface StaticFile {
 
 const PROFILE_PATH = /^\/([A-Za-z0-9_]{3,50})$/;
 
+/**
+ * The largest request body the server reads (an avatar is at most 5 MB). Bun's own
+ * `maxRequestBodySize` answers a bare 413 with no body and none of our headers, so the
+ * limit is ours: a declared larger body is refused with a JSON 413 before any of it is
+ * read, and a body without Content-Length is counted as it streams in and cut off at
+ * the limit (see `limitBody`). Bun's ceiling stays as a last resort far above it.
+ */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const BUN_BODY_CEILING = 1024 * 1024 * 1024;
+
+const bodyTooLarge = () =>
+  Response.json(
+    { message: "Request body is too large" },
+    { status: 413, headers: { Connection: "close", "Cache-Control": "no-store" } },
+  );
+
+/**
+ * A request whose streamed body (no Content-Length) errors once it passes `max` bytes;
+ * `exceeded()` then says the handler's failure was the size, to be answered with 413.
+ */
+function limitBody(request: Request, max: number): { request: Request; exceeded: () => boolean } {
+  let exceeded = false;
+  if (!request.body || request.headers.has("content-length")) return { request, exceeded: () => false };
+  let seen = 0;
+  const counted = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > max) {
+          exceeded = true;
+          controller.error(new Error("request body too large"));
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const limited = new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: counted,
+    signal: request.signal,
+    // @ts-expect-error: streaming request bodies need duplex (not yet in the DOM types)
+    duplex: "half",
+  });
+  return { request: limited, exceeded: () => exceeded };
+}
+
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
 
 /** Every built file, keyed by URL path, loaded once (the client folder is small). */
@@ -43,7 +92,8 @@ function loadStaticFiles(dir: string): Map<string, StaticFile> {
       const urlPath = `/${relative(dir, full).split(sep).join("/")}`;
       const file = Bun.file(full);
       const body = new Uint8Array(readFileSync(full));
-      const type = file.type.startsWith("text/") && !file.type.includes("charset") ? `${file.type};charset=utf-8` : file.type;
+      const type =
+        file.type.startsWith("text/") && !file.type.includes("charset") ? `${file.type};charset=utf-8` : file.type;
       const entry: StaticFile = {
         body,
         type,
@@ -52,7 +102,8 @@ function loadStaticFiles(dir: string): Map<string, StaticFile> {
           ? "public, max-age=31536000, immutable"
           : "public, max-age=0, must-revalidate",
       };
-      if (COMPRESSIBLE.test(type) && body.byteLength > 512) entry.gzip = new Uint8Array(Bun.gzipSync(body, { level: 9 }));
+      if (COMPRESSIBLE.test(type) && body.byteLength > 512)
+        entry.gzip = new Uint8Array(Bun.gzipSync(body, { level: 9 }));
       files.set(urlPath, entry);
       if (urlPath.endsWith("/index.html")) files.set(urlPath.slice(0, -"index.html".length) || "/", entry);
     }
@@ -75,6 +126,87 @@ function serveStatic(file: StaticFile, request: Request): Response {
   return new Response(request.method === "HEAD" ? null : body, { headers });
 }
 
+/**
+ * postgres.js 3.4 under Bun: when Postgres goes away in the middle of a transaction, the
+ * ROLLBACK that follows is queued on the dead connection, and a timer then writes to its
+ * socket, which is gone (`socket.write` on null, postgres/src/connection.js). The query
+ * has already failed (the request answers 503), but the throw is uncaught and ended the
+ * whole process, and the connection it happened on stays stuck: later queries queue on it
+ * and are never sent (tests/api/faults.test.ts). Exactly that error is survived and the
+ * pool is replaced (db/client.ts `reset`); any other uncaught exception still ends the
+ * process.
+ */
+function isDeadSocketWrite(error: unknown): boolean {
+  const stack = error instanceof Error ? (error.stack ?? "") : "";
+  return (
+    error instanceof TypeError &&
+    /socket\.write/.test(error.message) &&
+    /postgres[\\/]src[\\/]connection\.js/.test(stack)
+  );
+}
+
+/**
+ * Fail fast while the database is in trouble: a query that waits on a dying connection
+ * (or on a reconnect that backs off) would keep its request hanging for the whole outage.
+ * Once the database has failed (an answer was a 503, or the broken write happened), for
+ * the next 30 s any request still unanswered after 2 s is answered 503 (its work, if it
+ * ever completes, is discarded). In normal operation nothing is ever cut short.
+ */
+const TROUBLE_WINDOW_MS = 30_000;
+const TROUBLE_DEADLINE_MS = 2_000;
+let troubleUntil = 0;
+const waiting = new Set<{ started: number; expire: () => void }>();
+let ticker: ReturnType<typeof setInterval> | undefined;
+
+function markDatabaseTrouble() {
+  troubleUntil = Date.now() + TROUBLE_WINDOW_MS;
+  ticker ??= setInterval(() => {
+    const now = Date.now();
+    if (now > troubleUntil) {
+      clearInterval(ticker);
+      ticker = undefined;
+      return;
+    }
+    for (const entry of waiting) if (now - entry.started > TROUBLE_DEADLINE_MS) entry.expire();
+  }, 200);
+  ticker.unref?.();
+}
+
+const DEADLINE = Symbol("deadline");
+
+/** The work's answer, or DEADLINE when the database is in trouble and it takes too long. */
+async function withTroubleDeadline<T>(work: Promise<T>): Promise<T | typeof DEADLINE> {
+  let entry: { started: number; expire: () => void } | undefined;
+  const expired = new Promise<typeof DEADLINE>((resolve) => {
+    entry = { started: Date.now(), expire: () => resolve(DEADLINE) };
+    waiting.add(entry);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    if (entry) waiting.delete(entry);
+  }
+}
+
+/** Set once the database is open: replaces a pool that the error above has left broken. */
+let resetDatabase: (() => void) | undefined;
+let lastReset = 0;
+
+process.on("uncaughtException", (error) => {
+  if (isDeadSocketWrite(error)) {
+    markDatabaseTrouble();
+    // That connection is stuck for good (queries queue on it unsent): a fresh pool.
+    if (Date.now() - lastReset > 500) {
+      lastReset = Date.now();
+      resetDatabase?.();
+    }
+    log.warn("write to a closed database connection: connection pool replaced", errorFields(error));
+    return;
+  }
+  log.error("uncaught exception", errorFields(error));
+  process.exit(1);
+});
+
 async function main() {
   let ctx: Awaited<ReturnType<typeof initContext>>;
   try {
@@ -87,6 +219,7 @@ async function main() {
     throw error;
   }
   const { config, database } = ctx;
+  resetDatabase = database.reset?.bind(database);
 
   if (!existsSync(serverEntry)) {
     console.error("StackTrack cannot start: dist/ is missing. Run `bun --bun run build` first.");
@@ -119,6 +252,19 @@ async function main() {
   }
 
   async function route(request: Request, url: URL, server: Bun.Server<undefined>): Promise<Response> {
+    const declared = Number(request.headers.get("content-length") ?? "0");
+    if (declared > MAX_BODY_BYTES) return bodyTooLarge();
+    const limited = limitBody(request, MAX_BODY_BYTES);
+    if (limited.request !== request) {
+      // The client address is the original request's (Hono asks the server for it).
+      const env = { requestIP: () => server.requestIP(request) } as unknown as Bun.Server<undefined>;
+      const response = await dispatch(limited.request, url, env);
+      return limited.exceeded() ? bodyTooLarge() : response;
+    }
+    return dispatch(request, url, server);
+  }
+
+  async function dispatch(request: Request, url: URL, server: Bun.Server<undefined>): Promise<Response> {
     const path = url.pathname;
     if (path === "/api" || path.startsWith("/api/") || path.startsWith("/images/")) return api.fetch(request, server);
     if (request.method === "GET" || request.method === "HEAD") {
@@ -137,22 +283,44 @@ async function main() {
   const server = Bun.serve({
     hostname: config.HOST,
     port: config.PORT,
-    maxRequestBodySize: 8 * 1024 * 1024,
+    maxRequestBodySize: BUN_BODY_CEILING,
     async fetch(request, server) {
       const started = performance.now();
       inFlight++;
       const url = new URL(request.url);
       let response: Response;
       try {
-        response = await route(request, url, server);
+        const work = route(request, url, server);
+        const answer = await withTroubleDeadline(work);
+        if (answer === DEADLINE) {
+          work.catch(() => {}); // abandoned: its outcome no longer matters
+          throw Object.assign(new Error("the database did not answer within 2000 ms"), { code: "ETIMEDOUT" });
+        }
+        response = answer;
       } catch (error) {
-        log.error("request failed", { method: request.method, path: url.pathname, ...errorFields(error) });
-        response = url.pathname.startsWith("/api/")
-          ? Response.json({ message: "Something went wrong. Please try again." }, { status: 500 })
-          : new Response("Something went wrong. Please try again.", { status: 500 });
+        if (isDatabaseUnavailable(error)) {
+          markDatabaseTrouble();
+          log.warn("database unavailable", { method: request.method, path: url.pathname, ...errorFields(error) });
+          const retry = { "Retry-After": "5", "Cache-Control": "no-store" };
+          response = url.pathname.startsWith("/api/")
+            ? Response.json(
+                { message: "Service temporarily unavailable. Please try again." },
+                { status: 503, headers: retry },
+              )
+            : new Response("StackTrack is temporarily unavailable. Please try again in a moment.", {
+                status: 503,
+                headers: { ...retry, "Content-Type": "text/plain;charset=utf-8" },
+              });
+        } else {
+          log.error("request failed", { method: request.method, path: url.pathname, ...errorFields(error) });
+          response = url.pathname.startsWith("/api/")
+            ? Response.json({ message: "Something went wrong. Please try again." }, { status: 500 })
+            : new Response("Something went wrong. Please try again.", { status: 500 });
+        }
       } finally {
         inFlight--;
       }
+      if (response.status === 503 && response.headers.has("retry-after")) markDatabaseTrouble();
       response = withSecurityHeaders(response, headers);
       if (log.enabled("info")) {
         log.info("request", {

@@ -15,8 +15,7 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, errors?: Record<string, string[]>) =>
-  new HttpError(400, message, errors);
+export const badRequest = (message: string, errors?: Record<string, string[]>) => new HttpError(400, message, errors);
 export const unauthorized = () => new HttpError(401, "Unauthorized");
 export const notFound = (message = "Not found") => new HttpError(404, message);
 
@@ -32,6 +31,33 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   return out;
 }
 
+/** Where in a parsed JSON value a string (or key) holds U+0000, which Postgres text cannot store. */
+export function nulPath(root: unknown): string[] | null {
+  // Iterative: a body may be nested thousands deep.
+  const stack: [unknown, string[]][] = [[root, []]];
+  while (stack.length > 0) {
+    const [value, path] = stack.pop() as [unknown, string[]];
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return path;
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes("\u0000")) return [...path, key.replaceAll("\u0000", "")];
+      stack.push([item, path.length < 8 ? [...path, key] : path]);
+    }
+  }
+  return null;
+}
+
+export const NUL_MESSAGE = "Text must not contain the NUL character";
+
+/** A 400 when a JSON body carries U+0000 anywhere (it would otherwise fail in the database as a 500). */
+export function refuseNul(value: unknown): void {
+  const path = nulPath(value);
+  if (path) throw badRequest(NUL_MESSAGE, { [path.join(".") || "_"]: [NUL_MESSAGE] });
+}
+
 /** Reads a JSON body and validates it; malformed JSON and invalid input are 400s. */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let body: unknown;
@@ -41,6 +67,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   } catch {
     throw badRequest("Request body must be valid JSON");
   }
+  refuseNul(body);
   const result = schema.safeParse(body);
   if (!result.success) {
     const errors = fieldErrors(result.error);
@@ -74,7 +101,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && UNAVAILABLE_CODES.has(code)) return true;
     const message = (e as { message?: unknown }).message;
-    if (typeof message === "string" && /did not answer within|connect ECONNREFUSED|terminating connection/.test(message))
+    if (
+      typeof message === "string" &&
+      /did not answer within|connect ECONNREFUSED|terminating connection/.test(message)
+    )
       return true;
     e = (e as { cause?: unknown }).cause;
   }

@@ -24,6 +24,12 @@ export interface Database {
    * that caches must start afresh then.
    */
   listen(channel: string, onMessage: (payload: string) => void, onConnect?: () => void): Promise<void>;
+  /**
+   * Postgres only: replaces the connection pool with a new one and ends the old one at
+   * once (its pending queries fail). For a pool left broken by a lost server (see
+   * server.ts); LISTENs are taken up again on the new pool.
+   */
+  reset?(): void;
 }
 
 export interface OpenOptions {
@@ -121,7 +127,11 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     return {
       db,
       kind: "pglite",
-      ping: (ms = 2000) => withTimeout(client.query("select 1").then(() => undefined), ms),
+      ping: (ms = 2000) =>
+        withTimeout(
+          client.query("select 1").then(() => undefined),
+          ms,
+        ),
       async listen(channel, onMessage, onConnect) {
         await client.listen(channel, onMessage);
         onConnect?.();
@@ -156,15 +166,45 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     await admin.end({ timeout: 5 });
   }
 
-  const pg = postgres(url, { ...common, max: options.poolSize ?? 10, idle_timeout: 30 });
-  const db = drizzle({ client: pg, schema, logger: logger(options.onQuery) }) as unknown as Db;
+  const newPool = () => postgres(url, { ...common, max: options.poolSize ?? 10, idle_timeout: 30 });
+  const first = newPool();
+  let pg = first;
+  // Drizzle holds this stand-in, which always forwards to the current pool, so that
+  // reset() can swap pools under it.
+  const client = new Proxy(first, {
+    get: (_target, prop) => Reflect.get(pg, prop),
+    apply: (_target, thisArg, args) => Reflect.apply(pg as unknown as (...a: unknown[]) => unknown, thisArg, args),
+  });
+  const db = drizzle({ client, schema, logger: logger(options.onQuery) }) as unknown as Db;
+  const listeners: [string, (payload: string) => void, (() => void) | undefined][] = [];
+  let closed = false;
   return {
     db,
     kind: "postgres",
     async listen(channel, onMessage, onConnect) {
+      listeners.push([channel, onMessage, onConnect]);
       await pg.listen(channel, onMessage, onConnect);
     },
-    ping: (ms = 2000) => withTimeout(db.execute(sql`select 1`).then(() => undefined), ms),
-    close: () => pg.end({ timeout: 10 }),
+    reset() {
+      if (closed) return;
+      const old = pg;
+      pg = newPool();
+      // Drizzle set its type parsers on the first pool's options: the new one needs them too.
+      Object.assign(pg.options.parsers, first.options.parsers);
+      Object.assign(pg.options.serializers, first.options.serializers);
+      void old.end({ timeout: 0 }).catch(() => {});
+      for (const [channel, onMessage, onConnect] of listeners) {
+        void pg.listen(channel, onMessage, onConnect).catch(() => {});
+      }
+    },
+    ping: (ms = 2000) =>
+      withTimeout(
+        db.execute(sql`select 1`).then(() => undefined),
+        ms,
+      ),
+    close: () => {
+      closed = true;
+      return pg.end({ timeout: 10 });
+    },
   };
 }

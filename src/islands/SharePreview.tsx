@@ -1,10 +1,36 @@
 import { useStore } from "@nanostores/react";
+import { useLayoutEffect, useRef } from "react";
 import Modal from "../components/Modal";
 import { notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
 import { $dialog, $supplements } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
 import Avatar from "./Avatar";
+
+/**
+ * The dialog opens from the store, not from a Radix trigger, so Radix has nowhere to return
+ * focus on close (it would land on <body>): remember what had focus when it opened and give
+ * it back once it closes.
+ */
+function useReturnFocus(open: boolean) {
+  const opener = useRef<HTMLElement | null>(null);
+  // A layout effect runs before the dialog moves focus inside itself.
+  useLayoutEffect(() => {
+    if (open) {
+      const active = document.activeElement;
+      opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      return;
+    }
+    const target = opener.current;
+    opener.current = null;
+    if (!target) return;
+    const timer = setTimeout(() => {
+      const active = document.activeElement;
+      if (target.isConnected && (!active || active === document.body)) target.focus();
+    });
+    return () => clearTimeout(timer);
+  }, [open]);
+}
 
 /** The Public Profile Preview: what visitors see, with Copy Link and View Live. */
 export default function SharePreview({ user: initialUser }: { user: CurrentUser }) {
@@ -13,6 +39,7 @@ export default function SharePreview({ user: initialUser }: { user: CurrentUser 
   const dialog = useStore($dialog);
   const list = useStore($supplements);
   const url = user.username ? `${window.location.origin}/${user.username}` : null;
+  useReturnFocus(dialog?.kind === "share");
 
   async function copy() {
     if (!url) {
@@ -64,7 +91,9 @@ export default function SharePreview({ user: initialUser }: { user: CurrentUser 
       <div className="mt-5 rounded-xl border border-slate-200 bg-slate-50 p-5">
         <div className="flex flex-col items-center text-center">
           <Avatar user={user} size="lg" />
-          <p className="mt-3 text-lg font-semibold text-slate-900">{user.username ? `@${user.username}` : "Anonymous User"}</p>
+          <p className="mt-3 text-lg font-semibold text-slate-900">
+            {user.username ? `@${user.username}` : "Anonymous User"}
+          </p>
           {user.bio && <p className="mt-1 text-sm break-words whitespace-pre-line text-slate-700">{user.bio}</p>}
         </div>
         <ul className="mt-4 space-y-2">

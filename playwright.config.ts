@@ -1,0 +1,57 @@
+/**
+ * End-to-end tests in Debian's Chromium (never `playwright install`) against the built
+ * app (`bun --bun astro build` first), started on a fresh database by tests/e2e/start-server.ts.
+ */
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = Number(process.env.E2E_PORT ?? 4329);
+const CI = Boolean(process.env.CI);
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  outputDir: "test-results",
+  // Two cores: the browser, the server and the database share them.
+  workers: 2,
+  fullyParallel: true,
+  forbidOnly: CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: "bun tests/e2e/start-server.ts",
+    url: `http://localhost:${PORT}/api/health`,
+    env: { E2E_PORT: String(PORT) },
+    // Always a fresh server on a fresh database.
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+  },
+});

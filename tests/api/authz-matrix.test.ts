@@ -1,0 +1,551 @@
+/**
+ * The authorization matrix: every /api route (read from the Hono app itself, `app.routes`)
+ * and every page (read from src/pages) × five visitors, with the status each must get:
+ *
+ *   out      signed out
+ *   other    another signed-in user, aimed at the free owner's resources
+ *   free     the owner, a free user
+ *   premium  the owner, premium (set directly in the database)
+ *   noname   signed in, no username yet
+ *
+ * A route or page without a row fails the first test, so a new endpoint cannot ship
+ * without someone deciding who may call it. Each "other" cell also checks that the
+ * owner's data is unchanged afterwards and that the answer carries nothing private of
+ * the owner's (e-mail, premium notes).
+ *
+ * Runs against the built server (`bun server.ts`) with billing on (the Stripe fake), on
+ * PGlite or, with TEST_DATABASE_URL, on Postgres.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { createApp } from "../../api/app";
+import type { AppContext } from "../../api/context";
+import { users } from "../../db/schema";
+import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
+import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
+import { ROOT, skipWithoutBuild } from "../support/process";
+
+type Persona = "out" | "other" | "free" | "premium" | "noname";
+const PERSONAS: Persona[] = ["out", "other", "free", "premium", "noname"];
+
+interface Expect {
+  status: number;
+  /** For redirects: the Location must match. */
+  location?: RegExp;
+  /** The body must contain this (e.g. the setup screen). */
+  contains?: string;
+}
+type Cell = number | Expect;
+
+interface Call {
+  method: string;
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Send as the persona's fresh session (for calls that end a session). */
+  freshSession?: boolean;
+}
+
+interface Row {
+  /** `METHOD /path` as in app.routes, or `page src/pages/…` for a page file. */
+  route: string;
+  what?: string;
+  /** The request for a persona (may create what it needs first). */
+  call: (p: Persona) => Promise<Call> | Call;
+  expect: Record<Persona, Cell>;
+  /** Extra checks on the answer. */
+  after?: (p: Persona, res: Response, body: string) => Promise<void> | void;
+}
+
+interface Account {
+  id: string;
+  email: string;
+  password: string;
+  cookie: string;
+  username: string | null;
+}
+
+let db: SharedDatabase;
+let server: Instance;
+let fake: FakeStripe;
+const accounts = {} as Record<Exclude<Persona, "out">, Account>;
+let ownerImage = "";
+const NOTES_MARKER = `private-notes-${crypto.randomUUID().slice(0, 8)}`;
+let png: Uint8Array<ArrayBuffer>;
+
+const cookieOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0] ?? "")
+    .filter((c) => c && !c.endsWith("="))
+    .join("; ");
+
+async function http(
+  path: string,
+  init: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { origin: server.url, ...(init.headers ?? {}) };
+  if (init.cookie) headers.cookie = init.cookie;
+  let body: BodyInit | undefined;
+  if (init.body instanceof FormData) body = init.body;
+  else if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers["content-type"] ??= "application/json";
+  }
+  return fetch(`${server.url}${path}`, { method: init.method ?? "GET", headers, body, redirect: "manual" });
+}
+
+async function signUp(name: string): Promise<Account> {
+  const email = `authz-${name}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  const password = "correct horse battery";
+  const res = await http("/api/auth/sign-up/email", {
+    method: "POST",
+    body: { email, password, name: `Authz ${name}` },
+  });
+  expect(res.status).toBe(200);
+  const { user } = (await res.json()) as { user: { id: string } };
+  return { id: user.id, email, password, cookie: cookieOf(res), username: null };
+}
+
+async function signIn(account: Account): Promise<string> {
+  const res = await http("/api/auth/sign-in/email", {
+    method: "POST",
+    body: { email: account.email, password: account.password },
+  });
+  expect(res.status).toBe(200);
+  return cookieOf(res);
+}
+
+async function setUsername(account: Account, username: string) {
+  const res = await http("/api/profile", { method: "PUT", cookie: account.cookie, body: { username } });
+  expect(res.status).toBe(200);
+  account.username = username;
+}
+
+const cookie = (p: Persona) => (p === "out" ? undefined : accounts[p].cookie);
+/** Whose resources a persona's request is aimed at: another user aims at the free owner's. */
+const target = (p: Persona): Account => (p === "out" || p === "other" ? accounts.free : accounts[p]);
+
+async function newSupplement(owner: Account): Promise<number> {
+  const res = await http("/api/supplements", {
+    method: "POST",
+    cookie: owner.cookie,
+    body: { name: "Magnesium", quantityType: "Capsule(s)", frequency: "daily", notes: NOTES_MARKER },
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: number }).id;
+}
+
+async function ownIds(owner: Account): Promise<number[]> {
+  const res = await http("/api/supplements", { cookie: owner.cookie });
+  return ((await res.json()) as { id: number }[]).map((s) => s.id);
+}
+
+/** What the owner can see of their own account: it must not change when another user calls. */
+async function ownerState(owner: Account): Promise<string> {
+  const [me, list] = await Promise.all([
+    http("/api/auth/user", { cookie: owner.cookie }).then((r) => r.json()),
+    http("/api/supplements", { cookie: owner.cookie }).then((r) => r.json()),
+  ]);
+  return JSON.stringify({ me, list });
+}
+
+const redirectToLogin = (path: string): Expect => ({
+  status: 302,
+  location: new RegExp(`^/api/login\\?redirectTo=${encodeURIComponent(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`),
+});
+const SETUP = { status: 200, contains: "Welcome to StackTrack" } satisfies Expect;
+const all = (cell: Cell): Record<Persona, Cell> => ({
+  out: cell,
+  other: cell,
+  free: cell,
+  premium: cell,
+  noname: cell,
+});
+const signedIn = (out: Cell, cell: Cell): Record<Persona, Cell> => ({
+  out,
+  other: cell,
+  free: cell,
+  premium: cell,
+  noname: cell,
+});
+
+const ROWS: Row[] = [
+  // ---------------------------------------------------------------- ours
+  { route: "GET /api/health", call: () => ({ method: "GET", path: "/api/health" }), expect: all(200) },
+  { route: "GET /api/auth/user", call: () => ({ method: "GET", path: "/api/auth/user" }), expect: signedIn(401, 200) },
+  {
+    route: "GET /api/login",
+    call: () => ({ method: "GET", path: "/api/login?redirectTo=/billing" }),
+    expect: all({ status: 302, location: /^\/auth\/sign-in\?redirectTo=%2Fbilling$/ }),
+  },
+  {
+    route: "GET /api/logout",
+    call: () => ({ method: "GET", path: "/api/logout", freshSession: true }),
+    expect: all({ status: 302, location: /^\/$/ }),
+  },
+  {
+    route: "GET /api/profile/:username",
+    call: () => ({ method: "GET", path: `/api/profile/${accounts.free.username}` }),
+    expect: all(200),
+  },
+  {
+    route: "GET /api/profile/:username",
+    what: "a user without a username has no public profile",
+    call: () => ({ method: "GET", path: `/api/profile/${accounts.noname.id.replace(/[^A-Za-z0-9_]/g, "_")}` }),
+    expect: all(404),
+  },
+  {
+    route: "PUT /api/profile",
+    what: "edits only the caller's own profile",
+    call: () => ({ method: "PUT", path: "/api/profile", body: { bio: "edited by the caller" } }),
+    expect: signedIn(401, 200),
+  },
+  {
+    route: "GET /api/supplements",
+    call: () => ({ method: "GET", path: "/api/supplements" }),
+    expect: signedIn(401, 200),
+  },
+  {
+    route: "POST /api/supplements",
+    call: () => ({
+      method: "POST",
+      path: "/api/supplements",
+      body: { name: "Zinc", quantityType: "Tablet(s)", frequency: "daily" },
+    }),
+    expect: signedIn(401, 201),
+  },
+  {
+    route: "PUT /api/supplements/reorder",
+    what: "the target's ids, reversed",
+    call: async (p) => {
+      const owner = target(p);
+      await newSupplement(owner);
+      return {
+        method: "PUT",
+        path: "/api/supplements/reorder",
+        body: { supplementIds: (await ownIds(owner)).reverse() },
+      };
+    },
+    expect: { out: 401, other: 400, free: 200, premium: 200, noname: 200 },
+  },
+  {
+    route: "GET /api/supplements/:id",
+    call: async (p) => ({ method: "GET", path: `/api/supplements/${await newSupplement(target(p))}` }),
+    expect: { out: 401, other: 404, free: 200, premium: 200, noname: 200 },
+  },
+  {
+    route: "PUT /api/supplements/:id",
+    call: async (p) => ({
+      method: "PUT",
+      path: `/api/supplements/${await newSupplement(target(p))}`,
+      body: { name: "Changed", quantityType: "Other", frequency: "weekly" },
+    }),
+    expect: { out: 401, other: 404, free: 200, premium: 200, noname: 200 },
+  },
+  {
+    route: "DELETE /api/supplements/:id",
+    call: async (p) => ({ method: "DELETE", path: `/api/supplements/${await newSupplement(target(p))}` }),
+    expect: { out: 401, other: 404, free: 204, premium: 204, noname: 204 },
+  },
+  {
+    route: "POST /api/upload/profile-image",
+    call: () => {
+      const form = new FormData();
+      form.append("profileImage", new File([png], "a.png", { type: "image/png" }));
+      return { method: "POST", path: "/api/upload/profile-image", body: form };
+    },
+    expect: signedIn(401, 201),
+  },
+  {
+    route: "GET /images/:file",
+    what: "avatars are public",
+    call: () => ({ method: "GET", path: ownerImage }),
+    expect: all(200),
+  },
+  { route: "HEAD /images/:file", call: () => ({ method: "HEAD", path: ownerImage }), expect: all(200) },
+  // Billing: each acts on the caller's own account. The portal comes before subscribing,
+  // while no one has a Stripe customer yet.
+  {
+    route: "POST /api/create-portal-session",
+    call: () => ({ method: "POST", path: "/api/create-portal-session" }),
+    expect: signedIn(401, 400),
+  },
+  {
+    route: "POST /api/cancel-subscription",
+    call: () => ({ method: "POST", path: "/api/cancel-subscription" }),
+    expect: signedIn(401, 400),
+  },
+  { route: "GET /api/billing", call: () => ({ method: "GET", path: "/api/billing" }), expect: signedIn(401, 200) },
+  {
+    route: "POST /api/get-or-create-subscription",
+    call: () => ({ method: "POST", path: "/api/get-or-create-subscription" }),
+    expect: { out: 401, other: 200, free: 200, premium: 400, noname: 200 },
+  },
+  {
+    route: "POST /api/stripe/webhook",
+    what: "a session is no credential: without a valid signature every caller gets 400",
+    call: () => ({
+      method: "POST",
+      path: "/api/stripe/webhook",
+      body: { id: "evt_forged", type: "customer.subscription.updated" },
+      headers: { "stripe-signature": "t=1,v1=deadbeef" },
+    }),
+    expect: all(400),
+  },
+  // better-auth's catch-all: the endpoints a browser session can reach.
+  {
+    route: "GET /api/auth/*",
+    what: "get-session answers the caller's own session only",
+    call: () => ({ method: "GET", path: "/api/auth/get-session" }),
+    expect: all(200),
+    after: (p, _res, body) => {
+      if (p === "out") expect(body).toBe("null");
+      else expect(body).toContain(accounts[p].email);
+    },
+  },
+  {
+    route: "GET /api/auth/*",
+    what: "list-sessions",
+    call: () => ({ method: "GET", path: "/api/auth/list-sessions" }),
+    expect: signedIn(401, 200),
+  },
+  {
+    route: "POST /api/auth/*",
+    what: "update-user cannot set isPremium, username or the e-mail",
+    call: () => ({
+      method: "POST",
+      path: "/api/auth/update-user",
+      body: { isPremium: true, username: "hijacked_name", email: "hijack@example.com", stripeCustomerId: "cus_x" },
+    }),
+    expect: signedIn(401, 400),
+    after: async (p) => {
+      if (p === "out") return;
+      const me = (await (await http("/api/auth/user", { cookie: accounts[p].cookie })).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(me.isPremium).toBe(p === "premium");
+      expect(me.username).toBe(accounts[p].username);
+      expect(me.email).toBe(accounts[p].email);
+    },
+  },
+  {
+    route: "POST /api/auth/*",
+    what: "update-user with the name only",
+    call: () => ({ method: "POST", path: "/api/auth/update-user", body: { name: "Renamed Person" } }),
+    expect: signedIn(401, 200),
+  },
+  {
+    route: "POST /api/auth/*",
+    what: "change-password needs the current password",
+    call: () => ({
+      method: "POST",
+      path: "/api/auth/change-password",
+      body: { currentPassword: "not the password", newPassword: "another long password" },
+    }),
+    expect: signedIn(401, 400),
+  },
+  {
+    route: "POST /api/auth/*",
+    what: "revoke-sessions",
+    call: () => ({ method: "POST", path: "/api/auth/revoke-sessions", body: {}, freshSession: true }),
+    expect: signedIn(401, 200),
+  },
+  {
+    route: "POST /api/auth/*",
+    what: "sign-out",
+    call: () => ({ method: "POST", path: "/api/auth/sign-out", body: {}, freshSession: true }),
+    expect: all(200),
+  },
+  {
+    route: "POST /api/auth/*",
+    what: "delete-user is not enabled: refused, and the account stays",
+    call: () => ({ method: "POST", path: "/api/auth/delete-user", body: {} }),
+    expect: all(401),
+    after: async (p) => {
+      if (p === "out") return;
+      expect((await http("/api/auth/user", { cookie: accounts[p].cookie })).status).toBe(200);
+    },
+  },
+
+  // ---------------------------------------------------------------- pages
+  {
+    route: "page index.astro",
+    call: () => ({ method: "GET", path: "/" }),
+    expect: {
+      out: { status: 200, contains: "Log In" },
+      other: { status: 200, contains: "Dashboard" },
+      free: { status: 200, contains: "Dashboard" },
+      premium: { status: 200, contains: "Dashboard" },
+      noname: SETUP,
+    },
+  },
+  {
+    route: "page dashboard.astro",
+    call: () => ({ method: "GET", path: "/dashboard" }),
+    expect: {
+      out: { status: 302, location: /^\/$/ },
+      other: 200,
+      free: 200,
+      premium: 200,
+      noname: SETUP,
+    },
+  },
+  {
+    route: "page [username].astro",
+    what: "the owner's public page: the same for everyone, nothing private",
+    call: () => ({ method: "GET", path: `/${accounts.free.username}` }),
+    expect: all({ status: 200, contains: "Magnesium" }),
+  },
+  {
+    route: "page 404.astro",
+    call: () => ({ method: "GET", path: "/no/such/page" }),
+    // Without a username even an unknown path shows the setup screen (still a 404).
+    expect: { out: 404, other: 404, free: 404, premium: 404, noname: { status: 404, contains: SETUP.contains } },
+  },
+  ...(["sign-in", "sign-up", "forgot-password"] as const).map(
+    (name): Row => ({
+      route: `page auth/${name}.astro`,
+      call: () => ({ method: "GET", path: `/auth/${name}` }),
+      expect: signedIn(200, { status: 302, location: /^\/$/ }),
+    }),
+  ),
+  {
+    route: "page auth/reset-password.astro",
+    what: "a reset link works whoever is signed in (the token is the credential)",
+    call: () => ({ method: "GET", path: "/auth/reset-password?token=abc" }),
+    expect: all(200),
+  },
+  ...(["billing", "subscribe", "profile/edit"] as const).map(
+    (name): Row => ({
+      route: `page ${name}.astro`,
+      call: () => ({ method: "GET", path: `/${name}` }),
+      expect: { out: redirectToLogin(`/${name}`), other: 200, free: 200, premium: 200, noname: SETUP },
+    }),
+  ),
+];
+
+/** Routes as the app registers them (middleware left out). */
+function appRoutes(): string[] {
+  const app = createApp({} as AppContext);
+  const out = new Set<string>();
+  for (const r of app.routes) {
+    if (r.method === "ALL" && r.path === "/*") continue; // the middleware
+    out.add(`${r.method} ${r.path}`);
+  }
+  return [...out];
+}
+
+/** Page files (src/pages, less the dev-server catch-alls for /api and /images). */
+function pageFiles(): string[] {
+  const dir = join(ROOT, "src/pages");
+  const out: string[] = [];
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      const full = join(folder, name);
+      const rel = relative(dir, full);
+      if (statSync(full).isDirectory()) {
+        if (rel === "api" || rel === "images") continue;
+        walk(full);
+      } else if (/\.(astro|ts|tsx|js|md|mdx|html)$/.test(name)) {
+        out.push(`page ${rel.split("\\").join("/")}`);
+      }
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe("the matrix covers everything", () => {
+  test("every /api route and every page has a row (a new one without a row fails here)", () => {
+    const covered = new Set(ROWS.map((r) => r.route));
+    const missing = [...appRoutes(), ...pageFiles()].filter((r) => !covered.has(r));
+    expect(missing).toEqual([]);
+  });
+
+  test("no row names a route that no longer exists", () => {
+    const known = new Set([...appRoutes(), ...pageFiles()]);
+    expect(ROWS.map((r) => r.route).filter((r) => !known.has(r))).toEqual([]);
+  });
+});
+
+describe.skipIf(skipWithoutBuild())("authorization matrix (built server, billing on)", () => {
+  beforeAll(async () => {
+    png = new Uint8Array(
+      await sharp({ create: { width: 32, height: 32, channels: 3, background: "#3a7" } })
+        .png()
+        .toBuffer(),
+    );
+    fake = await startFakeStripe({ autoDeliver: false });
+    db = await sharedDatabase();
+    const env = { ...db.env, ...fake.env() };
+    server = await startInstance(env);
+    for (const p of ["other", "free", "premium", "noname"] as const) accounts[p] = await signUp(p);
+    const suffix = crypto.randomUUID().slice(0, 6);
+    await setUsername(accounts.other, `other_${suffix}`);
+    await setUsername(accounts.free, `owner_${suffix}`);
+    await setUsername(accounts.premium, `premium_${suffix}`);
+    await newSupplement(accounts.free);
+    // The free owner's avatar, to be fetched by everyone.
+    const form = new FormData();
+    form.append("profileImage", new File([png], "a.png", { type: "image/png" }));
+    const up = await http("/api/upload/profile-image", { method: "POST", cookie: accounts.free.cookie, body: form });
+    expect(up.status).toBe(201);
+    ownerImage = ((await up.json()) as { imageUrl: string }).imageUrl;
+    // Premium is set in the database (PGlite admits one process: stop the server meanwhile).
+    if (db.kind === "pglite") await server.stop();
+    await db.withDb((d) => d.update(users).set({ isPremium: true }).where(eq(users.id, accounts.premium.id)));
+    if (db.kind === "pglite") await server.restart();
+    fake.webhookUrl = `${server.url}/api/stripe/webhook`;
+    const me = (await (await http("/api/auth/user", { cookie: accounts.premium.cookie })).json()) as {
+      isPremium: boolean;
+    };
+    expect(me.isPremium).toBe(true);
+  }, 90_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+    await db?.drop();
+  });
+
+  for (const row of ROWS) {
+    for (const p of PERSONAS) {
+      const cell = row.expect[p];
+      const want: Expect = typeof cell === "number" ? { status: cell } : cell;
+      test(`${row.route}${row.what ? ` (${row.what})` : ""} × ${p} → ${want.status}`, async () => {
+        const call = await row.call(p);
+        let sessionCookie = cookie(p);
+        if (call.freshSession && p !== "out") sessionCookie = await signIn(accounts[p]);
+        const before = p === "other" ? await ownerState(accounts.free) : "";
+        const res = await http(call.path, {
+          method: call.method,
+          body: call.body,
+          cookie: sessionCookie,
+          headers: call.headers,
+        });
+        const body = await res.text();
+        const where = `${call.method} ${call.path} as ${p}: ${res.status} ${body.slice(0, 300)}`;
+        expect(res.status, where).toBe(want.status);
+        if (want.location) expect(res.headers.get("location") ?? "", where).toMatch(want.location);
+        if (want.contains) expect(body, where).toContain(want.contains);
+        if (call.path.startsWith("/api/") && res.status !== 204 && res.status !== 302 && call.method !== "HEAD") {
+          expect(res.headers.get("content-type") ?? "", where).toContain("application/json");
+        }
+        // Nothing private of an owner reaches anyone else.
+        for (const owner of ["free", "premium"] as const) {
+          if (p === owner) continue;
+          expect(body, where).not.toContain(accounts[owner].email);
+        }
+        // Notes are premium-only: shown to their premium owner and no one else.
+        if (p !== "premium") expect(body, where).not.toContain(NOTES_MARKER);
+        if (p === "other") expect(await ownerState(accounts.free), `${where}: the owner's data changed`).toBe(before);
+        await row.after?.(p, res, body);
+      });
+    }
+  }
+});

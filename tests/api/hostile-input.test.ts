@@ -1,0 +1,820 @@
+/**
+ * Hostile input. Property-based (fast-check) over every endpoint that takes a body:
+ * random and malformed bodies, wrong types, huge strings, deep nesting, unicode edge
+ * cases (NUL, lone surrogates, bidi overrides, BOMs), prototype-pollution keys and ids
+ * out of range; FUZZ_RUNS cases each (300 by default, as in CI). Every answer is a 4xx
+ * or 2xx JSON, never a 5xx; a body the shared zod schema refuses is a 400; a refused
+ * request leaves the database exactly as it was (a snapshot of every table before and
+ * after); and no request pollutes Object.prototype in the server process.
+ *
+ * Then uploads and bodies against the real server (`bun server.ts`), whose memory is
+ * watched (/proc VmHWM): decompression bombs (PNG and GIF headers claiming
+ * 50,000 × 50,000 pixels), truncated images, wrong multipart boundaries, and a 100 MB
+ * body, with and without Content-Length: a clean 413 JSON, fast, nothing buffered.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { deflateSync } from "node:zlib";
+import sharp from "sharp";
+import { createApp } from "../../api/app";
+import type { AppContext } from "../../api/context";
+import { profileUpdateSchema, reorderSchema, supplementInputSchema } from "../../src/lib/validation";
+import { QUANTITY_TYPES } from "../../src/lib/constants";
+import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
+import { expectConsoleError } from "../support/preload";
+import { type Instance, sharedDatabase, type SharedDatabase, startInstance } from "../support/instances";
+import { skipWithoutBuild } from "../support/process";
+import { snapshotTables } from "../support/snapshot";
+import { startApi, type TestApi } from "../support/server";
+import { type ApiUser, createUser } from "../support/users";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+const MB = 1024 * 1024;
+
+// ---------------------------------------------------------------- arbitraries
+
+/** Strings a careless server trips on. */
+const EDGE_STRINGS = [
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "\udfff\ud800",
+  "\u202eevil\u202c",
+  "\ufeffbom",
+  "e\u0301\u0301\u0301",
+  "🧪".repeat(40),
+  "\u200b".repeat(10),
+  "<script>alert(1)</script>",
+  "' or 1=1 --",
+  "'); drop table users; --",
+  "$" + "{jndi:ldap://127.0.0.1/x}",
+  "%00%27",
+  "javascript:alert(1)",
+  "data:text/html,<script>alert(1)</script>",
+  "http://",
+  `https://${"a".repeat(3000)}.com`,
+  "x".repeat(101),
+  "x".repeat(1001),
+  "__proto__",
+  "constructor",
+  "1e309",
+  "NaN",
+];
+
+const edgeString = fc.constantFrom(...EDGE_STRINGS);
+const hugeString = fc
+  .tuple(fc.integer({ min: 1_000, max: 200_000 }), fc.constantFrom("x", "é", "🧪", "\u0000", "<", "\\"))
+  .map(([n, c]) => c.repeat(n));
+const anyString = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ maxLength: 60 }) },
+  { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 60 }) },
+  { weight: 3, arbitrary: edgeString },
+  { weight: 1, arbitrary: hugeString },
+);
+const outOfRangeNumber = fc.constantFrom(
+  0,
+  -1,
+  -0,
+  0.5,
+  2 ** 31 - 1,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 63),
+  1e308,
+  Number.MIN_VALUE,
+);
+/** Any JSON value, prototype keys included, nested a few levels. */
+const jsonish: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    anyString,
+    fc.integer(),
+    fc.double(),
+    outOfRangeNumber,
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(
+      fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("__proto__", "constructor", "prototype")),
+      tie("value"),
+      {
+        maxKeys: 5,
+      },
+    ),
+  ),
+})).value;
+
+/** Raw bodies that are not what any endpoint expects. */
+const rawBody = fc.oneof(
+  fc.string({ maxLength: 200 }),
+  fc.string({ unit: "binary", maxLength: 200 }),
+  fc.integer({ min: 100, max: 20_000 }).map((n) => `${"[".repeat(n)}${"]".repeat(n)}`),
+  fc.integer({ min: 100, max: 20_000 }).map((n) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`),
+  fc.constantFrom(
+    "{",
+    "}",
+    "[]",
+    "null",
+    "true",
+    "0",
+    '"string"',
+    "NaN",
+    "{'single': 'quotes'}",
+    '{"a":1,}',
+    '{"__proto__":{"isPremium":true,"polluted":1}}',
+    '{"constructor":{"prototype":{"isPremium":true,"polluted":1}}}',
+    '{"name":"a","name":{"__proto__":{"polluted":1}}}',
+    "\ufeff{}",
+    '{"a":"\\ud800"}',
+    '{"a":"\\u0000"}',
+    `{"a":${"9".repeat(400)}}`,
+  ),
+);
+
+/** A body near the valid one: each field kept, dropped or made hostile, plus hostile extras. */
+function nearValid(valid: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<string> {
+  const fields: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const [key, arb] of Object.entries(valid)) {
+    // A valid value with an edge character spliced in is the likeliest to get past a schema.
+    const poisoned = fc
+      .tuple(arb, fc.constantFrom("\u0000", "\ud800", "\u202e", "\ufeff", "\u0085"), fc.nat())
+      .map(([v, ch, at]) => {
+        if (typeof v !== "string") return v;
+        const i = at % (v.length + 1);
+        return v.slice(0, i) + ch + v.slice(i);
+      });
+    fields[key] = fc.oneof(
+      { weight: 3, arbitrary: arb },
+      { weight: 2, arbitrary: jsonish },
+      { weight: 1, arbitrary: anyString },
+      { weight: 1, arbitrary: poisoned },
+    );
+  }
+  return fc
+    .tuple(
+      fc.record(fields, { requiredKeys: [] }),
+      fc.dictionary(
+        fc.constantFrom("__proto__", "constructor", "isPremium", "userId", "id", "sortOrder", "extra"),
+        jsonish,
+        {
+          maxKeys: 3,
+        },
+      ),
+    )
+    .map(([base, extra]) => {
+      // JSON text, so that "__proto__" really is a key of the sent object.
+      const parts = [...Object.entries(base), ...Object.entries(extra)].map(
+        ([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? "null"}`,
+      );
+      return `{${parts.join(",")}}`;
+    });
+}
+
+/** Either a near-valid body (as JSON text), a random JSON value, or raw garbage. */
+const bodyFor = (valid: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 5, arbitrary: nearValid(valid) },
+    { weight: 2, arbitrary: jsonish.map((v) => JSON.stringify(v) ?? "null") },
+    { weight: 2, arbitrary: rawBody },
+  );
+
+const validUrl = fc.constantFrom("https://example.com/x", "http://a.b/c?d=e", "");
+const supplementFields = {
+  name: fc.string({ minLength: 1, maxLength: 30 }),
+  quantityType: fc.constantFrom(...QUANTITY_TYPES),
+  frequency: fc.string({ minLength: 1, maxLength: 30 }),
+  affiliateLink: validUrl,
+  notes: fc.string({ maxLength: 50 }),
+};
+
+// ---------------------------------------------------------------- harness
+
+let api: TestApi;
+let fake: FakeStripe;
+const PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort().join(",");
+
+const snapshot = () => snapshotTables(api.ctx.database.db);
+
+interface Outcome {
+  status: number;
+  type: string;
+  body: string;
+}
+
+async function send(method: string, path: string, body: string | undefined, cookie?: string): Promise<Outcome> {
+  const res = await api.fetch(path, {
+    method,
+    body,
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+  });
+  return { status: res.status, type: res.headers.get("content-type") ?? "", body: await res.text() };
+}
+
+function parsed(body: string): unknown {
+  try {
+    // A UTF-8 byte order mark is dropped on decoding, as a server should; no body is `{}` (api/http.ts).
+    const text = body.replace(/^\ufeff/, "");
+    return text === "" ? {} : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The property for one endpoint: never a 5xx, always JSON; a body the schema refuses is
+ * a 400; a refused request changes nothing; the server's Object.prototype stays clean.
+ */
+async function checkCase(
+  method: string,
+  path: string,
+  body: string,
+  cookie: string | undefined,
+  schema?: { safeParse(v: unknown): { success: boolean } },
+): Promise<void> {
+  const before = await snapshot();
+  const out = await send(method, path, body, cookie);
+  const where = `${method} ${path} ${JSON.stringify(body.slice(0, 200))} → ${out.status} ${out.body.slice(0, 200)}`;
+  expect(out.status, where).toBeLessThan(500);
+  if (out.status !== 204) {
+    expect(out.type, where).toContain("application/json");
+    if (out.status >= 400) expect(typeof (parsed(out.body) as { message?: unknown })?.message, where).toBe("string");
+  }
+  if (schema) {
+    const value = parsed(body);
+    if (value === undefined || !schema.safeParse(value).success) expect(out.status, where).toBe(400);
+  }
+  if (out.status >= 400) expect(await snapshot(), `${where}: the database changed`).toBe(before);
+  expect(Object.getOwnPropertyNames(Object.prototype).sort().join(","), where).toBe(PROTO_KEYS);
+  expect(({} as Record<string, unknown>).isPremium, where).toBeUndefined();
+  expect(({} as Record<string, unknown>).polluted, where).toBeUndefined();
+}
+
+/** Any string as a path segment; lone surrogates go as the invalid UTF-8 a client could send. */
+const pathSegment = (s: string) =>
+  s.isWellFormed() ? encodeURIComponent(s) : `${encodeURIComponent(s.toWellFormed())}%ED%A0%80`;
+
+const params = (): fc.Parameters<unknown[]> => ({ numRuns: RUNS, seed: SEED, endOnFailure: true });
+
+/** Non-GET routes and how each is fuzzed; a new one without an entry fails the coverage test. */
+const FUZZED: Record<string, string> = {
+  "PUT /api/profile": "profile fields",
+  "POST /api/supplements": "supplement fields",
+  "PUT /api/supplements/:id": "supplement fields and path ids",
+  "PUT /api/supplements/reorder": "id lists",
+  "DELETE /api/supplements/:id": "path ids",
+  "POST /api/auth/*": "sign-up, sign-in, update-user, change-password, reset requests",
+  "POST /api/get-or-create-subscription": "ignored body",
+  "POST /api/cancel-subscription": "ignored body",
+  "POST /api/create-portal-session": "ignored body",
+  "POST /api/stripe/webhook": "raw payloads and signatures",
+  "POST /api/upload/profile-image": "multipart, below (real server)",
+};
+
+describe("coverage", () => {
+  test("every route that takes a body is fuzzed here", () => {
+    const app = createApp({} as AppContext);
+    const writes = [
+      ...new Set(
+        app.routes.filter((r) => !["GET", "HEAD", "ALL"].includes(r.method)).map((r) => `${r.method} ${r.path}`),
+      ),
+    ];
+    expect(writes.filter((r) => !(r in FUZZED))).toEqual([]);
+  });
+});
+
+describe("JSON endpoints under fast-check", () => {
+  let owner: ApiUser;
+  let premium: ApiUser;
+  const ownIds: number[] = [];
+
+  beforeAll(async () => {
+    fake = await startFakeStripe({ autoDeliver: false });
+    api = await startApi(fake.env());
+    owner = await createUser(api, { username: `fuzz_${crypto.randomUUID().slice(0, 6)}` });
+    premium = await createUser(api, { username: `fuzzp_${crypto.randomUUID().slice(0, 6)}`, premium: true });
+    for (let i = 0; i < 3; i++) {
+      const res = await api.fetch("/api/supplements", {
+        method: "POST",
+        headers: { cookie: owner.cookie },
+        body: { name: `Seed ${i}`, quantityType: "Other", frequency: "daily" },
+      });
+      ownIds.push(((await res.json()) as { id: number }).id);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await api?.close();
+    await fake?.close();
+  });
+
+  test(`PUT /api/profile (${RUNS} cases)`, async () => {
+    const body = bodyFor({
+      username: fc.stringMatching(/^[A-Za-z0-9_]{3,20}$/),
+      bio: fc.string({ maxLength: 100 }),
+      websiteUrl: validUrl,
+      instagramUrl: validUrl,
+      profileImageUrl: fc.constantFrom("/images/abcdefghijklmnop.webp", "https://x.y/a.png", ""),
+    });
+    await fc.assert(
+      fc.asyncProperty(body, (b) => checkCase("PUT", "/api/profile", b, owner.cookie, profileUpdateSchema)),
+      params(),
+    );
+  }, 600_000);
+
+  test(`POST /api/supplements (${RUNS} cases)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(bodyFor(supplementFields), fc.boolean(), (b, asPremium) =>
+        checkCase("POST", "/api/supplements", b, asPremium ? premium.cookie : owner.cookie, supplementInputSchema),
+      ),
+      params(),
+    );
+  }, 600_000);
+
+  const pathId = () =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...ownIds).map(String) },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          "0",
+          "-1",
+          "2147483648",
+          "99999999999999999999",
+          "1e3",
+          "0x10",
+          "１",
+          "1.5",
+          "%00",
+          "%2e%2e",
+          "reorder",
+          "NaN",
+          "00000000001",
+          " 1",
+          "1;drop",
+        ),
+      },
+      { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).map(pathSegment) },
+      { weight: 1, arbitrary: fc.bigInt({ min: 0n, max: 10n ** 30n }).map(String) },
+    );
+
+  test(`PUT /api/supplements/:id (${RUNS} cases)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(bodyFor(supplementFields), pathId(), (b, id) =>
+        // A bad id may be answered (404/400) before the body is read; the schema rule holds for real ids.
+        checkCase(
+          "PUT",
+          `/api/supplements/${id}`,
+          b,
+          owner.cookie,
+          ownIds.map(String).includes(id) ? supplementInputSchema : undefined,
+        ),
+      ),
+      params(),
+    );
+  }, 600_000);
+
+  test(`GET and DELETE /api/supplements/:id with hostile ids (${RUNS} cases)`, async () => {
+    // Only ids that are not the owner's: a real one would (rightly) be deleted.
+    const foreignId = pathId().filter((id) => !ownIds.map(String).includes(id));
+    await fc.assert(
+      fc.asyncProperty(foreignId, fc.constantFrom("GET", "DELETE"), async (id, method) => {
+        await checkCase(method, `/api/supplements/${id}`, "", owner.cookie);
+      }),
+      params(),
+    );
+  }, 600_000);
+
+  test(`PUT /api/supplements/reorder (${RUNS} cases)`, async () => {
+    const ids = fc.oneof(
+      fc.shuffledSubarray(ownIds).map((a) => a as unknown[]),
+      fc.array(fc.oneof(fc.constantFrom(...ownIds), outOfRangeNumber, jsonish), { maxLength: 8 }),
+      fc.constant([...ownIds, ownIds[0]]),
+      fc.integer({ min: 201, max: 5000 }).map((n) => Array.from({ length: n }, (_, i) => i + 1)),
+    );
+    const body = fc.oneof(
+      { weight: 4, arbitrary: ids.map((supplementIds) => JSON.stringify({ supplementIds })) },
+      bodyFor({ supplementIds: ids }),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, (b) => checkCase("PUT", "/api/supplements/reorder", b, owner.cookie, reorderSchema)),
+      params(),
+    );
+  }, 600_000);
+
+  test(`GET /api/profile/:username with hostile names (${RUNS} cases)`, async () => {
+    const name = fc.oneof(
+      anyString.filter((s) => s.length < 5000),
+      fc.constantFrom("..", "%2F", "a/b", "ADMIN", "api"),
+    );
+    await fc.assert(
+      fc.asyncProperty(name, async (n) => {
+        const res = await api.fetch(`/api/profile/${pathSegment(n)}`);
+        const text = await res.text();
+        expect(res.status, `${n.slice(0, 50)} → ${res.status} ${text.slice(0, 100)}`).toBeLessThan(500);
+        expect(res.headers.get("content-type") ?? "").toContain("application/json");
+      }),
+      params(),
+    );
+  }, 600_000);
+
+  // better-auth's JSON endpoints. Each gets its own user (a valid change-password would change theirs).
+  const AUTH: [string, Record<string, fc.Arbitrary<unknown>>, boolean][] = [
+    [
+      "/api/auth/sign-up/email",
+      {
+        email: fc.oneof(fc.emailAddress(), anyString),
+        password: fc.oneof(fc.string({ minLength: 8, maxLength: 20 }), anyString),
+        name: fc.string({ maxLength: 20 }),
+      },
+      false,
+    ],
+    [
+      "/api/auth/sign-in/email",
+      { email: fc.oneof(fc.emailAddress(), anyString), password: anyString, rememberMe: fc.boolean() },
+      false,
+    ],
+    ["/api/auth/update-user", { name: fc.string({ maxLength: 20 }), image: validUrl }, true],
+    [
+      "/api/auth/change-password",
+      { currentPassword: anyString, newPassword: anyString, revokeOtherSessions: fc.boolean() },
+      true,
+    ],
+    [
+      "/api/auth/request-password-reset",
+      { email: fc.oneof(fc.emailAddress(), anyString), redirectTo: anyString },
+      false,
+    ],
+    ["/api/auth/reset-password", { token: anyString, newPassword: anyString }, false],
+  ];
+
+  for (const [path, fields, signedIn] of AUTH) {
+    test(`POST ${path} (${RUNS} cases)`, async () => {
+      // better-auth logs refused bodies at error level in some cases; they are answers, not faults.
+      expectConsoleError(/auth: /);
+      const user = signedIn ? await createUser(api) : undefined;
+      await fc.assert(
+        fc.asyncProperty(bodyFor(fields), (b) => checkCase("POST", path, b, user?.cookie)),
+        params(),
+      );
+    }, 600_000);
+  }
+
+  test(`billing POSTs ignore whatever body they get (${RUNS} cases)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        bodyFor({ priceId: anyString, customer: anyString }),
+        fc.constantFrom("/api/get-or-create-subscription", "/api/cancel-subscription", "/api/create-portal-session"),
+        (b, path) => checkCase("POST", path, b, premium.cookie),
+      ),
+      params(),
+    );
+  }, 600_000);
+
+  test(`POST /api/stripe/webhook: forged payloads and signatures (${RUNS} cases)`, async () => {
+    const signature = fc.oneof(
+      anyString.filter(
+        (s) =>
+          s.length < 5000 && [...s].every((ch) => (ch.codePointAt(0) ?? 0) >= 0x20 && (ch.codePointAt(0) ?? 0) < 0x7f),
+      ),
+      fc.constantFrom("t=1,v1=abc", `t=${Math.floor(Date.now() / 1000)},v1=${"0".repeat(64)}`, "v1=", "t="),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodyFor({ id: anyString, type: anyString, data: jsonish }), signature, async (b, sig) => {
+        const before = await snapshot();
+        const res = await api.fetch("/api/stripe/webhook", {
+          method: "POST",
+          body: b,
+          origin: "https://hooks.stripe.example",
+          headers: { "content-type": "application/json", "stripe-signature": sig },
+        });
+        const text = await res.text();
+        expect(res.status, `${sig} → ${res.status} ${text.slice(0, 200)}`).toBe(400);
+        expect(await snapshot()).toBe(before);
+      }),
+      params(),
+    );
+  }, 600_000);
+});
+
+// ---------------------------------------------------------------- uploads and big bodies
+
+/** A PNG header (signature + IHDR with a correct CRC) claiming width × height, then some IDAT. */
+function pngClaiming(width: number, height: number): Uint8Array<ArrayBuffer> {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Uint8Array) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = (crcTable[(c ^ b) & 0xff] as number) ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = new Uint8Array(12 + data.length);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, data.length);
+    out.set(new TextEncoder().encode(type), 4);
+    out.set(data, 8);
+    view.setUint32(8 + data.length, crc(out.subarray(4, 8 + data.length)));
+    return out;
+  };
+  const ihdr = new Uint8Array(13);
+  const v = new DataView(ihdr.buffer);
+  v.setUint32(0, width);
+  v.setUint32(4, height);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const idat = Bun.deflateSync(new Uint8Array(64 * 1024)); // zeros: a few hundred bytes
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", idat),
+    chunk("IEND", new Uint8Array()),
+  ];
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * A real bomb: a valid 1-bit greyscale PNG of width × height zero pixels. 50,000² comes
+ * to about 300 KB on the wire and 2.5 billion pixels decoded.
+ */
+function pngBomb(width: number, height: number): Uint8Array<ArrayBuffer> {
+  const header = pngClaiming(width, height);
+  const ihdrEnd = 8 + 12 + 13;
+  const ihdr = header.slice(8, ihdrEnd);
+  ihdr[8 + 8] = 1; // bit depth 1
+  ihdr[8 + 9] = 0; // greyscale
+  const rowBytes = 1 + Math.ceil(width / 8);
+  const raw = new Uint8Array(rowBytes * height); // filter byte 0 and zero pixels, row after row
+  const idat = new Uint8Array(deflateSync(raw, { level: 9 }));
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = new Uint8Array(12 + data.length);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, data.length);
+    out.set(new TextEncoder().encode(type), 4);
+    out.set(data, 8);
+    view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+    return out;
+  };
+  const ihdrChunk = chunk("IHDR", ihdr.subarray(8, 8 + 13));
+  return new Uint8Array(
+    Buffer.concat([header.subarray(0, 8), ihdrChunk, chunk("IDAT", idat), chunk("IEND", new Uint8Array())]),
+  );
+}
+
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** A GIF whose logical screen and only image claim width × height (16-bit fields: at most 65535). */
+function gifClaiming(width: number, height: number): Uint8Array<ArrayBuffer> {
+  const bytes = [
+    ...new TextEncoder().encode("GIF89a"),
+    width & 0xff,
+    width >> 8,
+    height & 0xff,
+    height >> 8,
+    0x80,
+    0,
+    0, // global colour table of 2
+    0,
+    0,
+    0,
+    255,
+    255,
+    255,
+    0x2c,
+    0,
+    0,
+    0,
+    0,
+    width & 0xff,
+    width >> 8,
+    height & 0xff,
+    height >> 8,
+    0,
+    2, // LZW minimum code size
+    2,
+    0x4c,
+    0x01,
+    0, // a tiny data block
+    0x3b,
+  ];
+  return new Uint8Array(bytes);
+}
+
+describe.skipIf(skipWithoutBuild())("uploads and bodies against the real server", () => {
+  let db: SharedDatabase;
+  let server: Instance;
+  let cookie = "";
+  let realPng: Uint8Array<ArrayBuffer>;
+  let realJpeg: Uint8Array<ArrayBuffer>;
+  let realGif: Uint8Array<ArrayBuffer>;
+  let realWebp: Uint8Array<ArrayBuffer>;
+
+  beforeAll(async () => {
+    db = await sharedDatabase();
+    server = await startInstance(db.env);
+    const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { origin: server.url, "content-type": "application/json" },
+      body: JSON.stringify({
+        email: `hostile-${crypto.randomUUID().slice(0, 8)}@example.com`,
+        password: "correct horse battery",
+        name: "H",
+      }),
+    });
+    expect(res.status).toBe(200);
+    cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const base = sharp({ create: { width: 300, height: 200, channels: 3, background: "#c84" } });
+    realPng = new Uint8Array(await base.clone().png().toBuffer());
+    realJpeg = new Uint8Array(await base.clone().jpeg().toBuffer());
+    realGif = new Uint8Array(await base.clone().gif().toBuffer());
+    realWebp = new Uint8Array(await base.clone().webp().toBuffer());
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await db?.drop();
+  });
+
+  async function upload(bytes: Uint8Array<ArrayBuffer>, options: { type?: string; name?: string } = {}) {
+    const form = new FormData();
+    form.append("profileImage", new File([bytes], options.name ?? "x.png", { type: options.type ?? "image/png" }));
+    const started = performance.now();
+    const res = await fetch(`${server.url}/api/upload/profile-image`, {
+      method: "POST",
+      headers: { origin: server.url, cookie },
+      body: form,
+    });
+    const body = await res.text();
+    return { status: res.status, body, type: res.headers.get("content-type") ?? "", ms: performance.now() - started };
+  }
+
+  for (const [what, make] of [
+    ["a PNG header claiming 50,000 × 50,000 pixels", () => pngClaiming(50_000, 50_000)],
+    ["a PNG header claiming 1 × 2³¹−1 pixels", () => pngClaiming(1, 2 ** 31 - 1)],
+    ["a valid 1-bit PNG of 50,000 × 50,000 pixels (300 KB, 2.5 gigapixels)", () => pngBomb(50_000, 50_000)],
+    ["a GIF claiming 50,000 × 50,000 pixels", () => gifClaiming(50_000, 50_000)],
+    ["a GIF claiming 65,535 × 65,535 pixels", () => gifClaiming(65_535, 65_535)],
+  ] as const) {
+    test(`decompression bomb: ${what} is refused (415) in well under a second, memory flat`, async () => {
+      const bytes = make();
+      expect(bytes.byteLength).toBeLessThan(1024 * 1024);
+      const peakBefore = (await server.peakRss()) ?? 0;
+      const out = await upload(bytes);
+      expect(out.status, out.body).toBe(415);
+      expect(out.type).toContain("application/json");
+      expect(JSON.parse(out.body).message).toBe("Please select a valid image file");
+      expect(out.ms).toBeLessThan(1000);
+      const peakAfter = (await server.peakRss()) ?? 0;
+      // 50,000² RGB would be 7.5 GB decoded; allow 64 MB of noise.
+      expect(peakAfter - peakBefore).toBeLessThan(64 * MB);
+    });
+  }
+
+  test(`truncated images: every cut of real PNG, JPEG, GIF and WebP files is 415 or a clean 201, never 5xx (${Math.min(RUNS, 120)} cases)`, async () => {
+    const files = { png: realPng, jpeg: realJpeg, gif: realGif, webp: realWebp };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("png", "jpeg", "gif", "webp" as const),
+        fc.double({ min: 0, max: 0.98, noNaN: true }),
+        async (kind, cut) => {
+          const full = files[kind];
+          const bytes = full.subarray(0, Math.max(1, Math.floor(full.length * cut)));
+          const out = await upload(bytes, { type: `image/${kind}`, name: `x.${kind}` });
+          expect([201, 415], `${kind} cut at ${bytes.length}/${full.length}: ${out.status} ${out.body}`).toContain(
+            out.status,
+          );
+          expect(out.type).toContain("application/json");
+        },
+      ),
+      { numRuns: Math.min(RUNS, 120), seed: SEED },
+    );
+  }, 120_000);
+
+  async function rawMultipart(contentType: string, body: string) {
+    const res = await fetch(`${server.url}/api/upload/profile-image`, {
+      method: "POST",
+      headers: { origin: server.url, cookie, "content-type": contentType },
+      body,
+    });
+    return { status: res.status, type: res.headers.get("content-type") ?? "", body: await res.text() };
+  }
+
+  const part = (boundary: string, payload: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="profileImage"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n${payload}\r\n--${boundary}--\r\n`;
+
+  for (const [what, contentType, body] of [
+    ["a boundary that differs from the body's", "multipart/form-data; boundary=AAAA", part("BBBB", "x")],
+    ["no boundary parameter", "multipart/form-data", part("BBBB", "x")],
+    ["an empty boundary", "multipart/form-data; boundary=", part("", "x")],
+    [
+      "a body that never closes",
+      "multipart/form-data; boundary=AAAA",
+      `--AAAA\r\nContent-Disposition: form-data; name="profileImage"; filename="a.png"\r\n\r\nxxxx`,
+    ],
+    [
+      "headers only",
+      "multipart/form-data; boundary=AAAA",
+      `--AAAA\r\nContent-Disposition: form-data; name="profileImage"`,
+    ],
+    ["a 200-character boundary", `multipart/form-data; boundary=${"b".repeat(200)}`, part("b".repeat(200), "x")],
+    ["garbage", "multipart/form-data; boundary=AAAA", "\u0000\u0001garbage--AAAA--"],
+    ["an empty body", "multipart/form-data; boundary=AAAA", ""],
+  ] as const) {
+    test(`wrong multipart: ${what} → 4xx JSON`, async () => {
+      const out = await rawMultipart(contentType, body);
+      expect(out.status, out.body).toBeGreaterThanOrEqual(400);
+      expect(out.status, out.body).toBeLessThan(500);
+      expect(out.type).toContain("application/json");
+    });
+  }
+
+  /** A lazily generated body of `total` bytes (never held in memory at once). */
+  function lazyBody(total: number) {
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= total) {
+          controller.close();
+          return;
+        }
+        const n = Math.min(MB, total - sent);
+        sent += n;
+        controller.enqueue(new Uint8Array(n).fill(0x61));
+      },
+    });
+    return { stream, sent: () => sent };
+  }
+
+  for (const [path, withLength] of [
+    ["/api/supplements", true],
+    ["/api/supplements", false],
+    ["/api/upload/profile-image", true],
+    ["/api/upload/profile-image", false],
+    ["/api/auth/sign-in/email", true],
+    ["/api/auth/sign-in/email", false],
+    ["/dashboard", true],
+  ] as const) {
+    test(`a 100 MB body to ${path} ${withLength ? "with" : "without"} Content-Length: 413 JSON within 3 s, not buffered`, async () => {
+      const total = 100 * MB;
+      const body = lazyBody(total);
+      const peakBefore = (await server.peakRss()) ?? 0;
+      const started = performance.now();
+      const headers: Record<string, string> = {
+        origin: server.url,
+        cookie,
+        "content-type": path.includes("upload") ? "multipart/form-data; boundary=AAAA" : "application/json",
+      };
+      if (withLength) headers["content-length"] = String(total);
+      let status = 0;
+      let type = "";
+      let text = "";
+      try {
+        const res = await fetch(`${server.url}${path}`, {
+          method: "POST",
+          headers,
+          body: body.stream,
+          // @ts-expect-error: streaming bodies need duplex
+          duplex: "half",
+        });
+        status = res.status;
+        type = res.headers.get("content-type") ?? "";
+        text = await res.text();
+      } catch (error) {
+        text = String(error);
+      }
+      const ms = performance.now() - started;
+      expect(status, `${text} after ${Math.round(ms)} ms, ${body.sent()} bytes sent`).toBe(413);
+      expect(type).toContain("application/json");
+      expect(typeof JSON.parse(text).message).toBe("string");
+      expect(ms).toBeLessThan(3000);
+      expect(body.sent()).toBeLessThan(total); // refused before the end, not after reading it all
+      const peakAfter = (await server.peakRss()) ?? 0;
+      expect(peakAfter - peakBefore).toBeLessThan(48 * MB);
+      // The server is still fine.
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    }, 20_000);
+  }
+});

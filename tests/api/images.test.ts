@@ -1,0 +1,383 @@
+/**
+ * Issue 5, POST /api/upload/profile-image and GET /images/{id}.webp, with real files made
+ * by sharp here: what decodes as JPEG, PNG, WebP, GIF or AVIF is re-encoded to a square
+ * WebP without metadata (a photo's GPS position never leaves the server); everything else
+ * is refused from its bytes, whatever its name or declared type, and nothing is stored.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { images } from "../../db/schema";
+import { startApi, type TestApi } from "../support/server";
+import { type ApiUser, createUser, userRow } from "../support/users";
+
+const INVALID = "Please select a valid image file";
+const TOO_BIG = "Image must be smaller than 5MB";
+const MB = 1024 * 1024;
+
+let api: TestApi;
+let user: ApiUser;
+beforeAll(async () => {
+  api = await startApi();
+  user = await createUser(api, { username: "avatar_owner" });
+});
+afterAll(async () => {
+  await api.close();
+});
+
+/** A photo-like picture (not a flat colour, so every encoder has real work). */
+function picture(width: number, height: number) {
+  const channels = 3;
+  const pixels = Buffer.alloc(width * height * channels);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * channels;
+      pixels[i] = (x * 255) / width;
+      pixels[i + 1] = (y * 255) / height;
+      pixels[i + 2] = ((x + y) * 7) % 256;
+    }
+  }
+  return sharp(pixels, { raw: { width, height, channels } });
+}
+
+/** A JPEG as a phone writes it: camera make and a GPS position in its EXIF. */
+const jpegWithGps = () =>
+  picture(800, 600)
+    .jpeg({ quality: 85 })
+    .withExif({
+      IFD0: { Make: "QA-Camera-Make", Model: "QA-Model-X", Copyright: "QA-Copyright-Owner" },
+      IFD3: {
+        GPSLatitudeRef: "N",
+        GPSLatitude: "51/1 30/1 2612/100",
+        GPSLongitudeRef: "W",
+        GPSLongitude: "0/1 7/1 3960/100",
+      },
+    })
+    .toBuffer();
+
+const bytesOf = (text: string) => new TextEncoder().encode(text);
+
+function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
+}
+
+function randomBytes(size: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(size);
+  for (let at = 0; at < size; at += 65_536) crypto.getRandomValues(out.subarray(at, Math.min(at + 65_536, size)));
+  return out;
+}
+
+function upload(
+  file: Uint8Array<ArrayBuffer> | Blob,
+  name = "avatar.jpg",
+  type = "image/jpeg",
+  as: ApiUser | null = user,
+  field = "profileImage",
+) {
+  const form = new FormData();
+  form.append(field, file instanceof Blob ? file : new File([file], name, { type }));
+  return api.fetch("/api/upload/profile-image", {
+    method: "POST",
+    headers: as ? { cookie: as.cookie } : {},
+    body: form,
+  });
+}
+
+const imageCount = async () => (await api.ctx.database.db.select({ id: images.id }).from(images)).length;
+
+/** The upload must be refused with `status` and `message`, storing nothing. */
+async function expectRefused(res: Promise<Response>, status: number, message?: string) {
+  const before = await imageCount();
+  const avatarBefore = (await userRow(api, user)).profileImageUrl;
+  const response = await res;
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toContain("application/json");
+  const body = (await response.json()) as { message: string };
+  if (message) expect(body.message).toBe(message);
+  else expect(typeof body.message).toBe("string");
+  expect(await imageCount()).toBe(before);
+  expect((await userRow(api, user)).profileImageUrl).toBe(avatarBefore);
+}
+
+async function uploadOk(file: Uint8Array<ArrayBuffer>, name: string, type: string): Promise<string> {
+  const res = await upload(file, name, type);
+  expect(res.status).toBe(201);
+  const body = (await res.json()) as { imageUrl: string };
+  expect(body.imageUrl).toMatch(/^\/images\/[A-Za-z0-9_-]{16,64}\.webp$/);
+  return body.imageUrl;
+}
+
+describe("accepted uploads", () => {
+  test("a JPEG with GPS EXIF comes back as a square WebP with no EXIF at all", async () => {
+    const input = await jpegWithGps();
+    // The input really carries the metadata the server must strip.
+    const inMeta = await sharp(input).metadata();
+    expect(inMeta.format).toBe("jpeg");
+    expect(inMeta.exif).toBeDefined();
+    const exif = Buffer.from(inMeta.exif as Buffer);
+    expect(exif.includes("QA-Camera-Make")).toBe(true);
+    // The GPS IFD pointer tag (0x8825), in either byte order.
+    expect(exif.includes(Buffer.from([0x88, 0x25])) || exif.includes(Buffer.from([0x25, 0x88]))).toBe(true);
+
+    const url = await uploadOk(input, "holiday.jpg", "image/jpeg");
+    const res = await api.fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/webp");
+    const cache = res.headers.get("cache-control") ?? "";
+    expect(cache).toContain("immutable");
+    expect(cache).toMatch(/max-age=(\d{7,})/);
+    const out = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get("content-length")).toBe(String(out.byteLength));
+    const meta = await sharp(out).metadata();
+    expect(meta.format).toBe("webp");
+    expect(meta.exif).toBeUndefined();
+    expect(meta.xmp).toBeUndefined();
+    expect(meta.width).toBe(meta.height);
+    expect(meta.width).toBeGreaterThan(0);
+    // Not a byte of the camera's metadata survives.
+    for (const marker of ["QA-Camera-Make", "QA-Model-X", "QA-Copyright-Owner", "Exif", "GPS"]) {
+      expect(out.includes(marker)).toBe(false);
+    }
+  });
+
+  const formats: [string, string, string, () => Promise<Buffer>][] = [
+    ["PNG", "a.png", "image/png", () => picture(300, 500).png().toBuffer()],
+    ["WebP", "a.webp", "image/webp", () => picture(640, 480).webp().toBuffer()],
+    ["GIF", "a.gif", "image/gif", () => picture(120, 90).gif().toBuffer()],
+    ["AVIF", "a.avif", "image/avif", () => picture(200, 200).avif({ quality: 50 }).toBuffer()],
+  ];
+  for (const [format, name, type, make] of formats) {
+    test(`${format} is accepted and served as a square WebP`, async () => {
+      const url = await uploadOk(new Uint8Array(await make()), name, type);
+      const res = await api.fetch(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("image/webp");
+      const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+      expect(meta.format).toBe("webp");
+      expect(meta.width).toBe(meta.height);
+    });
+  }
+
+  test("the type is read from the bytes: a real PNG named .txt with a text type is accepted", async () => {
+    await uploadOk(new Uint8Array(await picture(64, 64).png().toBuffer()), "notes.txt", "text/plain");
+  });
+
+  test("a JPEG with an HTML payload appended is re-encoded: the served bytes hold no markup", async () => {
+    const jpeg = await picture(100, 100).jpeg().toBuffer();
+    const polyglot = concat(new Uint8Array(jpeg), bytesOf("<html><script>alert(document.cookie)</script></html>"));
+    const url = await uploadOk(polyglot, "poly.jpg", "image/jpeg");
+    const out = Buffer.from(await (await api.fetch(url)).arrayBuffer());
+    expect(out.includes("<script>")).toBe(false);
+    expect(out.includes("alert(")).toBe(false);
+  });
+
+  test("the uploaded image is stored in the database, and becomes the avatar through PUT /api/profile", async () => {
+    const url = await uploadOk(new Uint8Array(await picture(50, 80).png().toBuffer()), "me.png", "image/png");
+    const id = url.match(/^\/images\/(.+)\.webp$/)?.[1] ?? "";
+    const [row] = await api.ctx.database.db.select().from(images).where(eq(images.id, id));
+    expect(row?.userId).toBe(user.id);
+    expect(row?.contentType).toBe("image/webp");
+    const res = await api.fetch("/api/profile", {
+      method: "PUT",
+      headers: { cookie: user.cookie },
+      body: { profileImageUrl: url },
+    });
+    expect(res.status).toBe(200);
+    expect((await userRow(api, user)).profileImageUrl).toBe(url);
+    const profile = (await (await api.fetch("/api/profile/avatar_owner")).json()) as {
+      user: { profileImageUrl: string };
+    };
+    expect(profile.user.profileImageUrl).toBe(url);
+    // Anyone may load it: no session needed.
+    expect((await api.fetch(url, { headers: {} })).status).toBe(200);
+  });
+});
+
+describe("serving /images", () => {
+  let url: string;
+  beforeAll(async () => {
+    url = await uploadOk(new Uint8Array(await picture(40, 40).png().toBuffer()), "s.png", "image/png");
+  });
+
+  test("a conditional request with the ETag answers 304 with the same cache headers", async () => {
+    const first = await api.fetch(url);
+    await first.arrayBuffer();
+    const etag = first.headers.get("etag");
+    expect(etag).toBeTruthy();
+    const again = await api.fetch(url, { headers: { "if-none-match": etag as string } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("cache-control")).toContain("immutable");
+  });
+
+  test("an unknown or malformed image path is 404", async () => {
+    for (const path of ["/images/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.webp", "/images/x.png", "/images/short.webp"]) {
+      const res = await api.fetch(path);
+      expect(res.status).toBe(404);
+    }
+  });
+});
+
+describe("refused uploads: the right status and message, nothing stored", () => {
+  test("a 6 MB file: 413 'Image must be smaller than 5MB' (refused from the declared size)", async () => {
+    const big = concat(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]), randomBytes(6 * MB));
+    await expectRefused(upload(big, "big.jpg", "image/jpeg"), 413, TOO_BIG);
+  });
+
+  test("a real image just over 5 MB: 413 (the file's own size)", async () => {
+    // A valid PNG padded past 5 MB with a trailing chunk of noise: the request itself is
+    // within the multipart allowance, so the file's size decides.
+    const png = new Uint8Array(await picture(32, 32).png().toBuffer());
+    const file = concat(png, randomBytes(5 * MB + 1 - png.byteLength));
+    expect(file.byteLength).toBe(5 * MB + 1);
+    await expectRefused(upload(file, "big.png", "image/png"), 413, TOO_BIG);
+  });
+
+  test("a 6 MB body streamed without Content-Length: 413 too", async () => {
+    const boundary = "----qa-boundary";
+    const head = bytesOf(
+      `--${boundary}\r\nContent-Disposition: form-data; name="profileImage"; filename="s.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
+    const tail = bytesOf(`\r\n--${boundary}--\r\n`);
+    const chunks = [
+      head,
+      new Uint8Array([0xff, 0xd8, 0xff]),
+      ...Array.from({ length: 6 }, () => randomBytes(MB)),
+      tail,
+    ];
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    const res = api.fetch("/api/upload/profile-image", {
+      method: "POST",
+      headers: { cookie: user.cookie, "content-type": `multipart/form-data; boundary=${boundary}` },
+      body,
+      // @ts-expect-error: a streamed request body (Bun and undici both need it)
+      duplex: "half",
+    });
+    await expectRefused(res, 413, TOO_BIG);
+  });
+
+  test("an SVG (even declared as image/svg+xml): 415 'Please select a valid image file'", async () => {
+    const svg = bytesOf(
+      `<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><script>alert(1)</script><rect width="100" height="100" fill="red"/></svg>`,
+    );
+    await expectRefused(upload(svg, "logo.svg", "image/svg+xml"), 415, INVALID);
+    await expectRefused(upload(svg, "logo.png", "image/png"), 415, INVALID);
+  });
+
+  test("a text file renamed to .jpg with an image type: 415", async () => {
+    const text = bytesOf("Just some notes, not a picture at all.\n".repeat(50));
+    await expectRefused(upload(text, "photo.jpg", "image/jpeg"), 415, INVALID);
+  });
+
+  test("an HTML page declared as an image: 415", async () => {
+    await expectRefused(
+      upload(bytesOf("<!doctype html><script>alert(1)</script>"), "x.png", "image/png"),
+      415,
+      INVALID,
+    );
+  });
+
+  test("a PNG header followed by garbage: 415", async () => {
+    const png = concat(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(4096));
+    await expectRefused(upload(png, "broken.png", "image/png"), 415, INVALID);
+  });
+
+  test("a truncated JPEG: 415", async () => {
+    const jpeg = new Uint8Array(await picture(200, 200).jpeg().toBuffer());
+    await expectRefused(
+      upload(jpeg.subarray(0, Math.floor(jpeg.byteLength / 3)), "cut.jpg", "image/jpeg"),
+      415,
+      INVALID,
+    );
+  });
+
+  test("a GIF header on a script (a GIF/JS polyglot): 415", async () => {
+    await expectRefused(upload(bytesOf("GIF89a=1;alert(document.cookie)//"), "poly.gif", "image/gif"), 415, INVALID);
+  });
+
+  test("an empty file: 415", async () => {
+    await expectRefused(upload(new Uint8Array(0), "empty.jpg", "image/jpeg"), 415, INVALID);
+  });
+
+  test("no profileImage field: 400", async () => {
+    const png = new Uint8Array(await picture(20, 20).png().toBuffer());
+    await expectRefused(upload(png, "a.png", "image/png", user, "avatar"), 400);
+    const form = new FormData();
+    form.append("profileImage", "just a string, not a file");
+    await expectRefused(
+      api.fetch("/api/upload/profile-image", { method: "POST", headers: { cookie: user.cookie }, body: form }),
+      400,
+    );
+  });
+
+  test("a body that is not multipart: 400", async () => {
+    await expectRefused(
+      api.fetch("/api/upload/profile-image", {
+        method: "POST",
+        headers: { cookie: user.cookie },
+        body: { profileImage: "x" },
+      }),
+      400,
+    );
+  });
+
+  test("signed out: 401 {message: 'Unauthorized'}", async () => {
+    const png = new Uint8Array(await picture(20, 20).png().toBuffer());
+    await expectRefused(upload(png, "a.png", "image/png", null), 401, "Unauthorized");
+  });
+
+  test("from another origin: 403", async () => {
+    const png = new Uint8Array(await picture(20, 20).png().toBuffer());
+    const form = new FormData();
+    form.append("profileImage", new File([png], "a.png", { type: "image/png" }));
+    await expectRefused(
+      api.fetch("/api/upload/profile-image", {
+        method: "POST",
+        origin: "https://evil.example",
+        headers: { cookie: user.cookie },
+        body: form,
+      }),
+      403,
+    );
+  });
+});
+
+describe("upload rate limit (RATE_LIMIT=on)", () => {
+  let limited: TestApi;
+  beforeAll(async () => {
+    limited = await startApi({ RATE_LIMIT: "on" });
+  });
+  afterAll(async () => {
+    await limited.close();
+  });
+
+  test("per user: 429 after 10 uploads a minute; another user is not affected", async () => {
+    const [first, second] = [await createUser(limited), await createUser(limited)];
+    const png = new Uint8Array(await picture(16, 16).png().toBuffer());
+    const send = (who: ApiUser) => {
+      const form = new FormData();
+      form.append("profileImage", new File([png], "a.png", { type: "image/png" }));
+      return limited.fetch("/api/upload/profile-image", {
+        method: "POST",
+        headers: { cookie: who.cookie },
+        body: form,
+      });
+    };
+    for (let i = 0; i < 10; i++) expect((await send(first)).status).toBe(201);
+    const refused = await send(first);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await send(second)).status).toBe(201);
+  });
+});

@@ -1,0 +1,306 @@
+/**
+ * Sessions and requests from elsewhere:
+ * - a logged-out cookie stops working within the documented window
+ *   (SESSION_COOKIE_CACHE_SECONDS, kept at 2 s here);
+ * - in production every session cookie the server sets, and every one it clears, is
+ *   HttpOnly, SameSite=Lax and Secure (a clearing cookie without Secure is ignored by
+ *   browsers for a __Secure- name, and the stale cookie stays);
+ * - sign-up and password-reset rate limits (the sign-in limit is in auth.test.ts);
+ * - a cross-origin state-changing request is refused on every state-changing /api route,
+ *   read from the app's own routes, and writes nothing; the Stripe webhook alone is exempt.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createApp } from "../../api/app";
+import { parseConfig } from "../../api/config";
+import type { AppContext } from "../../api/context";
+import { users } from "../../db/schema";
+import { type Instance, sharedDatabase, type SharedDatabase, startInstance } from "../support/instances";
+import { ROOT, skipWithoutBuild } from "../support/process";
+import { startApi, type TestApi } from "../support/server";
+import { snapshotTables } from "../support/snapshot";
+import { type ApiUser, createUser } from "../support/users";
+
+const WINDOW_SECONDS = 2;
+
+describe("a logged-out cookie stops working within SESSION_COOKIE_CACHE_SECONDS", () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startApi({ SESSION_COOKIE_CACHE_SECONDS: String(WINDOW_SECONDS) });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  test("the README documents the default window the configuration has", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const documented = readme.match(/for a session for\s+`SESSION_COOKIE_CACHE_SECONDS` \((\d+) s\)/)?.[1];
+    expect(Number(documented)).toBe(parseConfig({}).SESSION_COOKIE_CACHE_SECONDS);
+  });
+
+  test(`a copy of the cookie taken before logout answers 401 within ${WINDOW_SECONDS} s (+1 s) on the API and pages' session check`, async () => {
+    const user = await createUser(api);
+    const copy = user.cookie;
+    expect(copy).toContain("session_data"); // the signed cache is really in play
+    const me = () => api.fetch("/api/auth/user", { headers: { cookie: copy } });
+    expect((await me()).status).toBe(200);
+
+    const out = await api.fetch("/api/logout", { headers: { cookie: user.cookie } });
+    expect(out.status).toBe(302);
+    const loggedOutAt = performance.now();
+
+    // The token alone (no signed cache) is checked against the database: refused at once.
+    const tokenOnly = copy
+      .split("; ")
+      .filter((c) => c.includes("session_token"))
+      .join("; ");
+    expect((await api.fetch("/api/auth/user", { headers: { cookie: tokenOnly } })).status).toBe(401);
+
+    let status = 200;
+    while (status === 200 && performance.now() - loggedOutAt < (WINDOW_SECONDS + 3) * 1000) {
+      await Bun.sleep(100);
+      status = (await me()).status;
+    }
+    const elapsed = (performance.now() - loggedOutAt) / 1000;
+    expect(status).toBe(401);
+    expect(elapsed).toBeLessThan(WINDOW_SECONDS + 1);
+    // And it stays dead, for every signed-in call.
+    expect((await api.fetch("/api/supplements", { headers: { cookie: copy } })).status).toBe(401);
+    expect(
+      (await api.fetch("/api/profile", { method: "PUT", headers: { cookie: copy }, body: { bio: "x" } })).status,
+    ).toBe(401);
+  }, 15_000);
+});
+
+describe("rate limits (RATE_LIMIT=on)", () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startApi({ RATE_LIMIT: "on" });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  test("sign-up: the 6th within a minute from one address is 429 JSON, and creates no account", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await api.fetch("/api/auth/sign-up/email", {
+        method: "POST",
+        body: {
+          email: `rl-${i}-${crypto.randomUUID().slice(0, 6)}@example.com`,
+          password: "correct horse battery",
+          name: "R",
+        },
+      });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(res.headers.get("content-type") ?? "").toContain("application/json");
+        expect(Number(res.headers.get("retry-after") ?? res.headers.get("x-retry-after") ?? "1")).toBeGreaterThan(0);
+      }
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(await api.ctx.database.db.select({ id: users.id }).from(users)).toHaveLength(5);
+  });
+
+  test("password reset requests: the 6th within 5 minutes is 429", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await api.fetch("/api/auth/request-password-reset", {
+        method: "POST",
+        body: { email: `someone-${i}@example.com`, redirectTo: "/auth/reset-password" },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 5).every((s) => s === 200)).toBe(true);
+    expect(statuses[5]).toBe(429);
+  });
+});
+
+describe("cross-origin state-changing requests are refused on every /api route", () => {
+  let api: TestApi;
+  let user: ApiUser;
+  let supplementId = 0;
+
+  beforeAll(async () => {
+    api = await startApi();
+    user = await createUser(api, { username: `xo_${crypto.randomUUID().slice(0, 6)}` });
+    const res = await api.fetch("/api/supplements", {
+      method: "POST",
+      headers: { cookie: user.cookie },
+      body: { name: "Iron", quantityType: "Other", frequency: "daily" },
+    });
+    supplementId = ((await res.json()) as { id: number }).id;
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  /** better-auth's POST endpoints behind `POST /api/auth/*`. */
+  const AUTH_POSTS = [
+    "sign-up/email",
+    "sign-in/email",
+    "sign-in/social",
+    "sign-out",
+    "update-user",
+    "change-password",
+    "change-email",
+    "revoke-session",
+    "revoke-sessions",
+    "revoke-other-sessions",
+    "request-password-reset",
+    "reset-password",
+    "link-social",
+    "unlink-account",
+    "delete-user",
+  ];
+
+  function writeRoutes(): { method: string; path: string; exempt: boolean }[] {
+    const app = createApp({} as AppContext);
+    const out: { method: string; path: string; exempt: boolean }[] = [];
+    const seen = new Set<string>();
+    for (const r of app.routes) {
+      if (["GET", "HEAD", "OPTIONS", "ALL"].includes(r.method)) continue;
+      const key = `${r.method} ${r.path}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (r.path === "/api/auth/*") {
+        for (const p of AUTH_POSTS) out.push({ method: r.method, path: `/api/auth/${p}`, exempt: false });
+        continue;
+      }
+      out.push({
+        method: r.method,
+        path: r.path.replace(":id", String(supplementId)),
+        exempt: r.path === "/api/stripe/webhook",
+      });
+    }
+    return out;
+  }
+
+  const ORIGINS: [string, string | null][] = [
+    ["another site", "https://evil.example"],
+    ["no Origin header", null],
+    ["Origin: null (sandboxed frame, data: URL)", "null"],
+    ["our host as a subdomain of theirs", "ORIGIN.evil.example"],
+    ["our origin with another scheme", "SCHEME"],
+    ["our host on another port", "PORT"],
+  ];
+
+  function originFor(kind: string | null): string | null {
+    if (kind === null) return null;
+    const own = new URL(api.url);
+    if (kind === "ORIGIN.evil.example") return `http://${own.host.replace(":", "-")}.evil.example`;
+    if (kind === "SCHEME") return `https://${own.host}`;
+    if (kind === "PORT") return `http://${own.hostname}:${Number(own.port) + 1}`;
+    return kind;
+  }
+
+  test("the list of routes is read from the app (a new write route is covered automatically)", () => {
+    const routes = writeRoutes();
+    expect(routes.length).toBeGreaterThan(20);
+    expect(routes.filter((r) => r.exempt).map((r) => r.path)).toEqual(["/api/stripe/webhook"]);
+  });
+
+  for (const [what, kind] of ORIGINS) {
+    test(`${what}: 403 JSON on every state-changing route, nothing written; the webhook is not refused for its origin`, async () => {
+      const before = await snapshotTables(api.ctx.database.db);
+      const failures: string[] = [];
+      for (const route of writeRoutes()) {
+        const res = await api.fetch(route.path, {
+          method: route.method,
+          origin: originFor(kind),
+          headers: { cookie: user.cookie, "content-type": "application/json" },
+          body: JSON.stringify({ name: "x", bio: "cross-origin", supplementIds: [supplementId] }),
+        });
+        const type = res.headers.get("content-type") ?? "";
+        await res.arrayBuffer();
+        if (route.exempt) {
+          // Refused for its (missing) signature, not its origin.
+          if (res.status === 403) failures.push(`${route.method} ${route.path}: 403 for the exempt webhook`);
+        } else if (res.status !== 403 || !type.includes("application/json")) {
+          failures.push(`${route.method} ${route.path}: ${res.status} ${type}`);
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(await snapshotTables(api.ctx.database.db)).toBe(before);
+    });
+  }
+});
+
+describe.skipIf(skipWithoutBuild())("session cookies in production (built server, NODE_ENV=production)", () => {
+  let db: SharedDatabase;
+  let server: Instance;
+
+  beforeAll(async () => {
+    db = await sharedDatabase();
+    server = await startInstance({
+      ...db.env,
+      NODE_ENV: "production",
+      BETTER_AUTH_SECRET: "a-production-secret-for-the-cookie-flag-tests-0123456789",
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await db?.drop();
+  });
+
+  const post = (path: string, body: unknown, cookie?: string) =>
+    fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { origin: server.url, "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+      redirect: "manual",
+    });
+  const get = (path: string, cookie?: string) =>
+    fetch(`${server.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+
+  function flagsOf(res: Response, where: string): string[] {
+    const problems: string[] = [];
+    for (const cookie of res.headers.getSetCookie()) {
+      const attrs = cookie
+        .split(";")
+        .slice(1)
+        .map((a) => a.trim().toLowerCase());
+      const name = cookie.split("=")[0] ?? "";
+      if (!attrs.includes("httponly")) problems.push(`${where}: ${name} without HttpOnly`);
+      if (!attrs.includes("secure")) problems.push(`${where}: ${name} without Secure`);
+      if (!attrs.includes("samesite=lax")) problems.push(`${where}: ${name} without SameSite=Lax`);
+    }
+    return problems;
+  }
+
+  test("sign-up, sign-in, logout, a stale cookie on a page, a bogus cookie on logout: every Set-Cookie is HttpOnly, Secure, SameSite=Lax", async () => {
+    const email = `prod-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const problems: string[] = [];
+    const up = await post("/api/auth/sign-up/email", { email, password: "correct horse battery", name: "P" });
+    expect(up.status).toBe(200);
+    expect(up.headers.getSetCookie().length).toBeGreaterThan(0);
+    expect(up.headers.getSetCookie().some((c) => c.startsWith("__Secure-"))).toBe(true);
+    problems.push(...flagsOf(up, "sign-up"));
+    const cookie = up.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+
+    const signIn = await post("/api/auth/sign-in/email", { email, password: "correct horse battery" });
+    expect(signIn.status).toBe(200);
+    problems.push(...flagsOf(signIn, "sign-in"));
+
+    const out = await get("/api/logout", cookie);
+    expect(out.status).toBe(302);
+    problems.push(...flagsOf(out, "logout"));
+
+    const bogus = "__Secure-better-auth.session_token=not-a-real-token; __Secure-better-auth.session_data=junk";
+    const bogusOut = await get("/api/logout", bogus);
+    expect(bogusOut.status).toBe(302);
+    expect(bogusOut.headers.getSetCookie().length).toBeGreaterThan(0);
+    problems.push(...flagsOf(bogusOut, "logout with a bogus cookie"));
+
+    const stale = await get("/dashboard", bogus);
+    expect(stale.status).toBe(302);
+    expect(stale.headers.getSetCookie().length).toBeGreaterThan(0);
+    problems.push(...flagsOf(stale, "a page with a stale cookie"));
+
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * The built app (`bun server.ts`, unchanged) plus a test-only control port, for the
+ * end-to-end journeys that need a state no screen can set yet (premium: billing is
+ * another issue). Test code only: nothing of it is in the app or reachable in production.
+ *
+ * In a spec (Playwright workers run under Bun):
+ *
+ *   const app = await startControlledApp();
+ *   await app.setPremium(email, true);
+ *   await page.goto(`${app.url}/`);
+ *   await app.stop();
+ *
+ * Run as a script (what startControlledApp spawns), it opens the context first, so that
+ * server.ts, which asks for the same process-wide context, shares its database, then
+ * serves `POST /premium {email, premium}` on 127.0.0.1:QA_CONTROL_PORT.
+ */
+import { spawn } from "node:child_process";
+import { createTestDatabase } from "./db";
+import { freePort, ROOT, serverEnv } from "./process";
+
+export interface ControlledApp {
+  /** e.g. http://127.0.0.1:41234 (also the app's PUBLIC_ORIGIN). */
+  url: string;
+  setPremium(email: string, premium?: boolean): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function runControlled() {
+  const { eq } = await import("drizzle-orm");
+  const { initContext } = await import("../../api/context");
+  const { users } = await import("../../db/schema");
+  const ctx = await initContext();
+  Bun.serve({
+    hostname: "127.0.0.1",
+    port: Number(process.env.QA_CONTROL_PORT),
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (request.method !== "POST" || url.pathname !== "/premium") return new Response("not found", { status: 404 });
+      const { email, premium } = (await request.json()) as { email: string; premium: boolean };
+      const rows = await ctx.database.db
+        .update(users)
+        .set({ isPremium: premium })
+        .where(eq(users.email, email))
+        .returning({ id: users.id });
+      return new Response(rows.length === 1 ? "ok" : "no such user", { status: rows.length === 1 ? 200 : 404 });
+    },
+  });
+  await import("../../server");
+}
+
+export async function startControlledApp(): Promise<ControlledApp> {
+  const database = await createTestDatabase({ pgliteDir: true });
+  const port = freePort();
+  const control = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [import.meta.path], {
+    cwd: ROOT,
+    env: serverEnv({ ...database.env, PORT: String(port), PUBLIC_ORIGIN: url, QA_CONTROL_PORT: String(control) }),
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+    await database.drop();
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await database.drop();
+      throw new Error(`the controlled app exited with ${child.exitCode} before it was healthy`);
+    }
+    try {
+      if ((await fetch(`${url}/api/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error("the controlled app was not healthy within 30 s");
+    }
+    await Bun.sleep(100);
+  }
+  return {
+    url,
+    async setPremium(email, premium = true) {
+      const res = await fetch(`http://127.0.0.1:${control}/premium`, {
+        method: "POST",
+        body: JSON.stringify({ email, premium }),
+      });
+      if (res.status !== 200) throw new Error(`setPremium(${email}): ${res.status} ${await res.text()}`);
+    },
+    stop,
+  };
+}
+
+if (import.meta.main) await runControlled();

@@ -1,0 +1,120 @@
+/** parseConfig (api/config.ts): defaults, and a refusal that names the variable at fault. */
+import { describe, expect, test } from "bun:test";
+import { ConfigError, parseConfig } from "../../api/config";
+import { ROOT } from "../support/process";
+
+/** The problems a source is refused with (fails the test when it is accepted). */
+function problems(source: Record<string, string>): string[] {
+  try {
+    parseConfig(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error(`parseConfig accepted ${JSON.stringify(source)}`);
+}
+
+const STRIPE = {
+  STRIPE_SECRET_KEY: "sk_test_123",
+  PUBLIC_STRIPE_PUBLISHABLE_KEY: "pk_test_123",
+  STRIPE_WEBHOOK_SECRET: "whsec_123",
+  STRIPE_PRICE_ID: "price_123",
+};
+
+describe("parseConfig", () => {
+  test("an empty environment gives the development defaults", () => {
+    const config = parseConfig({});
+    expect(config.NODE_ENV).toBe("development");
+    expect(config.PORT).toBe(4321);
+    expect(config.HOST).toBe("0.0.0.0");
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.DATA_DIR).toBe("./data");
+    expect(config.LOG_LEVEL).toBe("info");
+    expect(config.RATE_LIMIT).toBe("on");
+    expect(config.TRUST_PROXY).toBe(false);
+    expect(config.origin).toBe("http://localhost:4321");
+    expect(config.production).toBe(false);
+    expect(config.billingEnabled).toBe(false);
+    expect(config.authSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  test("PORT and PUBLIC_ORIGIN shape the origin; a trailing slash is dropped", () => {
+    expect(parseConfig({ PORT: "8080" }).origin).toBe("http://localhost:8080");
+    expect(parseConfig({ PUBLIC_ORIGIN: "https://stacktrack.example/" }).origin).toBe("https://stacktrack.example");
+  });
+
+  test("empty strings count as unset", () => {
+    const config = parseConfig({ DATABASE_URL: "", STRIPE_SECRET_KEY: "  " });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.billingEnabled).toBe(false);
+  });
+
+  test("PORT that is not a number is refused, naming PORT", () => {
+    const list = problems({ PORT: "abc" });
+    expect(list).toHaveLength(1);
+    expect(list[0]).toStartWith("PORT ");
+    expect(problems({ PORT: "70000" }).join("\n")).toContain("PORT");
+  });
+
+  test("DATABASE_URL that is not postgres:// is refused, naming DATABASE_URL", () => {
+    const list = problems({ DATABASE_URL: "mysql://user@localhost/db" });
+    expect(list).toHaveLength(1);
+    expect(list[0]).toStartWith("DATABASE_URL ");
+    expect(list[0]).toContain("postgres://");
+    expect(parseConfig({ DATABASE_URL: "postgres://u@h/db" }).DATABASE_URL).toBe("postgres://u@h/db");
+    expect(parseConfig({ DATABASE_URL: "postgresql://u@h/db" }).DATABASE_URL).toBe("postgresql://u@h/db");
+  });
+
+  test("production without BETTER_AUTH_SECRET is refused, naming it", () => {
+    const list = problems({ NODE_ENV: "production" });
+    expect(list).toHaveLength(1);
+    expect(list[0]).toStartWith("BETTER_AUTH_SECRET ");
+    const config = parseConfig({ NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(32) });
+    expect(config.production).toBe(true);
+    expect(config.authSecret).toBe("x".repeat(32));
+  });
+
+  test("half-set Stripe keys are refused, naming exactly the missing ones", () => {
+    const list = problems({ STRIPE_SECRET_KEY: STRIPE.STRIPE_SECRET_KEY, STRIPE_PRICE_ID: STRIPE.STRIPE_PRICE_ID });
+    const named = list.map((p) => p.split(" ")[0]).sort();
+    expect(named).toEqual(["PUBLIC_STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"]);
+    expect(parseConfig(STRIPE).billingEnabled).toBe(true);
+  });
+
+  test("the error message lists every problem", () => {
+    const error = (() => {
+      try {
+        parseConfig({ PORT: "abc", DATABASE_URL: "mysql://x" });
+      } catch (e) {
+        return e as Error;
+      }
+    })();
+    expect(error?.message).toContain("PORT");
+    expect(error?.message).toContain("DATABASE_URL");
+  });
+});
+
+describe("bun server.ts with a bad configuration", () => {
+  test("PORT=abc: exits non-zero at once with a message naming PORT", async () => {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    const started = performance.now();
+    const proc = Bun.spawn([process.execPath, "server.ts"], {
+      cwd: ROOT,
+      env: { ...env, PORT: "abc", DATA_DIR: "/nonexistent/never-created" },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [code, stdout, stderr] = await Promise.all([
+      proc.exited,
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+    ]);
+    expect(code).not.toBe(0);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(stderr).toContain("PORT");
+    expect(stderr).toContain("cannot start");
+    expect(stdout).not.toContain("listening");
+  });
+});

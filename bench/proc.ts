@@ -1,0 +1,175 @@
+/**
+ * Child processes and clean-up for the benchmark: everything the bench starts is
+ * registered here and stopped at the end, on failure, and on SIGINT/SIGTERM/SIGHUP.
+ */
+import { createWriteStream, readFileSync } from "node:fs";
+import type { Subprocess } from "bun";
+
+type Cleanup = () => Promise<void> | void;
+const cleanups: { name: string; fn: Cleanup }[] = [];
+
+/** Registers a clean-up step; steps run last-registered first. Returns an unregister function. */
+export function onCleanup(name: string, fn: Cleanup): () => void {
+  const entry = { name, fn };
+  cleanups.push(entry);
+  return () => {
+    const i = cleanups.indexOf(entry);
+    if (i >= 0) cleanups.splice(i, 1);
+  };
+}
+
+let cleaning: Promise<void> | undefined;
+
+/** Runs every registered clean-up step once (later calls wait for the first). */
+export function cleanupAll(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) {
+      const entry = cleanups.pop();
+      if (!entry) break;
+      try {
+        await entry.fn();
+      } catch (error) {
+        console.error(`[bench] clean-up "${entry.name}" failed:`, error instanceof Error ? error.message : error);
+      }
+    }
+  })();
+  return cleaning;
+}
+
+/** On a signal: stop everything we started, run `last`, then exit. */
+export function installSignalHandlers(last?: () => void): void {
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      console.error(`\n[bench] ${signal}: stopping everything the bench started…`);
+      void cleanupAll().finally(() => {
+        last?.();
+        process.exit(130);
+      });
+    });
+  }
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion and collects its output. */
+export async function run(
+  cmd: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; check?: boolean; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  const proc = Bun.spawn(cmd, {
+    cwd: options.cwd,
+    env: options.env as Record<string, string> | undefined,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const unregister = onCleanup(`kill ${cmd[0]}`, () => {
+    if (proc.exitCode === null) proc.kill("SIGKILL");
+  });
+  const timer = options.timeoutMs ? setTimeout(() => proc.kill("SIGKILL"), options.timeoutMs) : undefined;
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  if (timer) clearTimeout(timer);
+  unregister();
+  if (options.check !== false && code !== 0) {
+    throw new Error(`\`${cmd.join(" ")}\` exited with ${code}\n${stderr.trim() || stdout.trim()}`.slice(0, 4000));
+  }
+  return { code, stdout, stderr };
+}
+
+export interface Service {
+  name: string;
+  proc: Subprocess;
+  pid: number;
+  logFile: string;
+  /** The last `lines` lines of the log. */
+  tail(lines?: number): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Starts a long-running process whose output goes to `logFile`; it is stopped at clean-up. */
+export function startService(
+  name: string,
+  cmd: string[],
+  options: { cwd?: string; env?: Record<string, string>; logFile: string },
+): Service {
+  const log = createWriteStream(options.logFile, { flags: "a" });
+  const proc = Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) log.write(chunk);
+  };
+  const drained = Promise.all([pump(proc.stdout), pump(proc.stderr)]).catch(() => {});
+  let unregister = () => {};
+  const service: Service = {
+    name,
+    proc,
+    pid: proc.pid,
+    logFile: options.logFile,
+    tail(lines = 30) {
+      try {
+        return readFileSync(options.logFile, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+      } catch {
+        return "";
+      }
+    },
+    async stop(graceMs = 10_000) {
+      unregister();
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill("SIGTERM");
+        const timer = setTimeout(() => proc.kill("SIGKILL"), graceMs);
+        await proc.exited;
+        clearTimeout(timer);
+      }
+      await drained;
+      log.end();
+    },
+  };
+  unregister = onCleanup(`stop ${name}`, () => service.stop());
+  return service;
+}
+
+/** Polls `url` until it answers (any status below 500) or `timeoutMs` passes. */
+export async function waitForHttp(url: string, service: Service, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (service.proc.exitCode !== null) {
+      throw new Error(`${service.name} exited with ${service.proc.exitCode} while starting:\n${service.tail()}`);
+    }
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(100);
+  }
+  throw new Error(`${service.name} did not answer ${url} within ${timeoutMs} ms:\n${service.tail()}`);
+}
+
+/** True when nothing listens on 127.0.0.1:port. */
+export async function portFree(port: number): Promise<boolean> {
+  try {
+    const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
+    socket.end();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The first free port from `start` upwards (below `end`), skipping `taken`. */
+export async function findFreePort(start: number, end: number, taken: number[] = []): Promise<number> {
+  for (let port = start; port < end; port++) {
+    if (!taken.includes(port) && (await portFree(port))) return port;
+  }
+  throw new Error(`no free port between ${start} and ${end}`);
+}

@@ -1,0 +1,326 @@
+/**
+ * Seed data for the benchmark. Bulk rows (users, their supplements, their avatars as
+ * real WebP bytes) go straight into Postgres with SQL, for speed; the sessions the
+ * bench uses are real: signed up over HTTP through better-auth, cookies kept.
+ */
+import { createHash } from "node:crypto";
+import type postgres from "postgres";
+import sharp from "sharp";
+import { QUANTITY_TYPES } from "../src/lib/constants";
+
+/** A small deterministic PRNG (mulberry32), so every run seeds the same data. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SUPPLEMENT_NAMES = [
+  "Vitamin D3",
+  "Vitamin K2 (MK-7)",
+  "Magnesium Glycinate",
+  "Omega-3 Fish Oil",
+  "Creatine Monohydrate",
+  "Zinc Picolinate",
+  "Vitamin B12 (Methylcobalamin)",
+  "Ashwagandha KSM-66",
+  "L-Theanine",
+  "Probiotic 50 Billion CFU",
+  "Vitamin C",
+  "Iron Bisglycinate",
+  "Curcumin with Piperine",
+  "Coenzyme Q10",
+  "Melatonin 0.5 mg",
+  "Collagen Peptides",
+  "Electrolyte Mix",
+  "Psyllium Husk",
+  "Rhodiola Rosea",
+  "Lion's Mane Mushroom",
+  "NAC (N-Acetyl Cysteine)",
+  "Berberine",
+  "Alpha Lipoic Acid",
+  "Glycine",
+  "Taurine",
+  "Folate (Methylfolate)",
+  "Vitamin B Complex",
+  "Selenium",
+  "Iodine (Kelp)",
+  "Calcium Citrate",
+  "Potassium Citrate",
+  "Beta-Alanine",
+  "Whey Protein Isolate",
+  "Caffeine + L-Theanine",
+  "Elderberry Syrup",
+  "Quercetin",
+  "Resveratrol",
+  "Apple Cider Vinegar Gummies",
+  "Multivitamin",
+  "Saw Palmetto",
+  "Evening Primrose Oil",
+  "Biotin",
+  "Lutein + Zeaxanthin",
+  "Spirulina",
+  "Chlorella",
+  "Inositol",
+  "Citrulline Malate",
+  "Tart Cherry Extract",
+  "Ginkgo Biloba",
+  "Bacopa Monnieri",
+];
+const FREQUENCIES = [
+  "Daily",
+  "Twice daily",
+  "With breakfast",
+  "With dinner",
+  "Before bed",
+  "Every other day",
+  "Pre-workout",
+  "Morning, empty stomach",
+  "3x per week",
+  "As needed",
+];
+const FIRST = ["maya", "liam", "noah", "emma", "olivia", "ava", "lucas", "mia", "ethan", "zoe", "kai", "nora", "leo"];
+const LAST = ["patel", "smith", "garcia", "kim", "nguyen", "muller", "rossi", "silva", "khan", "cohen", "lee", "berg"];
+const BIOS = [
+  "Marathoner, coffee snob and evidence-based supplement nerd. Everything here is what I actually take, in the order I take it.",
+  "Registered dietitian. I keep my stack boring on purpose: basics first, then the few extras that made a measurable difference.",
+  "Powerlifting coach. Questions about dosing? Ask your doctor first, then ask me about squats.",
+  "Night-shift nurse trying to sleep better and stay sharp.",
+  "Biohacker on a budget. Links are to the brands I buy, no sponsorships.",
+];
+
+export const SESSION_PASSWORD = "bench correct horse battery staple";
+
+/** A 512×512 WebP like the app's avatars (gradient, a disc, some grain), distinct per `i`. */
+export async function makeAvatar(i: number): Promise<Uint8Array> {
+  const size = 512;
+  const px = new Uint8Array(size * size * 3);
+  let s = (Math.imul(i + 1, 2654435761) ^ 0x9e3779b9) >>> 0 || 1;
+  const next = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s;
+  };
+  const c1 = [next() & 255, next() & 255, next() & 255];
+  const c2 = [next() & 255, next() & 255, next() & 255];
+  const cx = size / 2 + (next() % 120) - 60;
+  const cy = size * 0.45 + (next() % 120) - 60;
+  const r2 = (110 + (next() % 70)) ** 2;
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const inside = (x - cx) * (x - cx) + (y - cy) * (y - cy) < r2;
+      const t = (x + y) / (2 * size);
+      const grain = (next() % 13) - 6;
+      const o = (y * size + x) * 3;
+      for (let k = 0; k < 3; k++) {
+        const a = c1[k] ?? 0;
+        const b = c2[k] ?? 0;
+        px[o + k] = (inside ? 255 - a : a + (b - a) * t) + grain;
+      }
+    }
+  }
+  // The app's avatars are 512×512 WebP at quality 82 (api/images.ts, effort 4); effort 1
+  // gives the same kind of file (within a few % of the size) in half the seeding time.
+  const out = await sharp(px, { raw: { width: size, height: size, channels: 3 } })
+    .webp({ quality: 82, effort: 1 })
+    .toBuffer();
+  return new Uint8Array(out);
+}
+
+const imageId = (webp: Uint8Array) => createHash("sha256").update(webp).digest("base64url").slice(0, 32);
+const newId = () => crypto.randomUUID().replaceAll("-", "");
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let nextIndex = 0;
+  const worker = async () => {
+    while (nextIndex < items.length) {
+      const i = nextIndex++;
+      results[i] = await fn(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function supplementRows(rand: () => number, userId: string, count: number, premium: boolean, tag = "") {
+  return Array.from({ length: count }, (_, order) => {
+    const name = SUPPLEMENT_NAMES[Math.floor(rand() * SUPPLEMENT_NAMES.length)] ?? "Vitamin D3";
+    return {
+      user_id: userId,
+      name: tag ? `${name} ${tag}${order + 1}` : name,
+      quantity_type: QUANTITY_TYPES[Math.floor(rand() * QUANTITY_TYPES.length)] ?? "Capsule(s)",
+      frequency: FREQUENCIES[Math.floor(rand() * FREQUENCIES.length)] ?? "Daily",
+      affiliate_link: premium ? `https://shop.example.com/p/${Math.floor(rand() * 1e6)}` : null,
+      notes: premium ? "Take with food; cycle off one week a month." : null,
+      sort_order: order,
+    };
+  });
+}
+
+export interface Avatar {
+  id: string;
+  webp: Uint8Array;
+}
+
+/** `count` distinct avatars, encoded a few at a time (sharp works off the JS thread). */
+export async function makeAvatars(count: number): Promise<Avatar[]> {
+  return pool(
+    Array.from({ length: count }, (_, i) => i),
+    3,
+    async (i) => {
+      const webp = await makeAvatar(i);
+      return { id: imageId(webp), webp };
+    },
+  );
+}
+
+export interface SeededUsers {
+  usernames: string[];
+  avatarPaths: string[];
+  avatarBytes: number;
+}
+
+/**
+ * Public users with `perUser` supplements each and one of `avatars` each (one user per
+ * avatar). ~10% are premium (affiliate links, notes), ~60% have a bio, ~40% social links.
+ */
+export async function seedUsers(sql: postgres.Sql, avatars: Avatar[], perUser: number): Promise<SeededUsers> {
+  const rand = prng(20261101);
+  const users = avatars.map((avatar, i) => {
+    const first = FIRST[i % FIRST.length] ?? "maya";
+    const last = LAST[Math.floor(i / FIRST.length) % LAST.length] ?? "lee";
+    const social = rand() < 0.4;
+    return {
+      id: newId(),
+      name: `${first[0]?.toUpperCase()}${first.slice(1)} ${last[0]?.toUpperCase()}${last.slice(1)}`,
+      email: `${first}.${last}.${i}@bench.example.com`,
+      email_verified: true,
+      first_name: first,
+      last_name: last,
+      username: `${first}_${last}${i}`,
+      bio: rand() < 0.6 ? (BIOS[i % BIOS.length] ?? null) : null,
+      is_premium: rand() < 0.1,
+      instagram_url: social ? `https://instagram.com/${first}${last}${i}` : null,
+      twitter_url: social && rand() < 0.5 ? `https://x.com/${first}${last}${i}` : null,
+      website_url: social && rand() < 0.5 ? `https://${first}${last}${i}.example.com` : null,
+      profile_image_url: `/images/${avatar.id}.webp`,
+    };
+  });
+  const images = avatars.map((avatar, i) => ({
+    id: avatar.id,
+    user_id: users[i]?.id ?? "",
+    content_type: "image/webp",
+    data: Buffer.from(avatar.webp),
+    byte_size: avatar.webp.byteLength,
+  }));
+
+  for (let i = 0; i < users.length; i += 500) {
+    await sql`insert into users ${sql(users.slice(i, i + 500))}`;
+  }
+  for (let i = 0; i < images.length; i += 100) {
+    await sql`insert into images ${sql(images.slice(i, i + 100))}`;
+  }
+  const supplements = users.flatMap((u) => supplementRows(rand, u.id, perUser, u.is_premium));
+  for (let i = 0; i < supplements.length; i += 2000) {
+    await sql`insert into supplements ${sql(supplements.slice(i, i + 2000))}`;
+  }
+  return {
+    usernames: users.map((u) => u.username),
+    avatarPaths: avatars.map((a) => `/images/${a.id}.webp`),
+    avatarBytes: avatars.reduce((sum, a) => sum + a.webp.byteLength, 0),
+  };
+}
+
+/** Gives a user exactly `count` supplements (names tagged so the lists differ); returns their ids in order. */
+export async function seedSupplementsFor(sql: postgres.Sql, userId: string, count: number, seed: number) {
+  await sql`delete from supplements where user_id = ${userId}`;
+  if (count === 0) return [];
+  const rows = supplementRows(prng(seed), userId, count, false, "#");
+  const inserted = await sql<{ id: number }[]>`insert into supplements ${sql(rows)} returning id`;
+  return inserted.map((r) => r.id);
+}
+
+/** A browser's cookie jar for one origin, enough for better-auth's cookies. */
+export class CookieJar {
+  readonly cookies = new Map<string, string>();
+  update(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.split(";")[0] ?? "";
+      const eq = pair.indexOf("=");
+      if (eq <= 0) continue;
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      const expired = /max-age=0\b/i.test(line) || value === "";
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header(filter?: (name: string) => boolean): string {
+    return [...this.cookies]
+      .filter(([name]) => !filter || filter(name))
+      .map(([name, value]) => `${name}=${value}`)
+      .join("; ");
+  }
+}
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  jar: CookieJar;
+}
+
+/** Signs a new user up over HTTP (better-auth's POST /api/auth/sign-up/email); the jar holds the session. */
+export async function signUp(base: string, origin: string, email: string, name: string): Promise<SessionUser> {
+  const res = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: origin },
+    body: JSON.stringify({ email, password: SESSION_PASSWORD, name }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`sign-up of ${email} answered ${res.status}: ${text.slice(0, 300)}`);
+  const body = JSON.parse(text) as { user?: { id?: string } };
+  const jar = new CookieJar();
+  jar.update(res);
+  if (!body.user?.id || !jar.header().includes("session_token")) {
+    throw new Error(`sign-up of ${email} gave no user id or no session cookie: ${text.slice(0, 300)}`);
+  }
+  return { id: body.user.id, email, jar };
+}
+
+/** Sets the signed-in user's username through the app (PUT /api/profile). */
+export async function setUsername(base: string, origin: string, user: SessionUser, username: string): Promise<void> {
+  const res = await fetch(`${base}/api/profile`, {
+    method: "PUT",
+    headers: { "Content-Type": "application/json", Origin: origin, Cookie: user.jar.header() },
+    body: JSON.stringify({ username }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`PUT /api/profile for ${user.email} answered ${res.status}: ${text}`);
+  user.jar.update(res);
+}
+
+/**
+ * Refreshes the signed session cache cookie, as a browser's cookie jar would in the
+ * normal course (better-auth re-issues it when it is missing or old): asks
+ * GET /api/auth/get-session with the session token alone and keeps what it sets.
+ */
+export async function refreshSession(base: string, user: SessionUser): Promise<void> {
+  const res = await fetch(`${base}/api/auth/get-session`, {
+    headers: { Cookie: user.jar.header((name) => name.endsWith("session_token")) },
+  });
+  const text = await res.text();
+  if (res.status !== 200 || text === "null") {
+    throw new Error(`get-session for ${user.email} answered ${res.status}: ${text.slice(0, 200)}`);
+  }
+  user.jar.update(res);
+}

@@ -78,10 +78,9 @@ export function createAuth(config: Config, database: Database) {
     session: {
       expiresIn: 60 * 60 * 24 * 30,
       updateAge: 60 * 60 * 24,
-      cookieCache: {
-        enabled: config.SESSION_COOKIE_CACHE_SECONDS > 0,
-        maxAge: Math.max(config.SESSION_COOKIE_CACHE_SECONDS, 1),
-      },
+      // Verified sessions are remembered in memory instead (getSessionUser), where an
+      // ended session can be forgotten at once; a signed cookie could not be recalled.
+      cookieCache: { enabled: false },
     },
     rateLimit: {
       enabled: config.RATE_LIMIT === "on",
@@ -146,16 +145,41 @@ export function toUserJson(user: schema.User) {
 }
 export type UserJson = ReturnType<typeof toUserJson>;
 
-/** The signed-in user's row, or null (no session, an expired one, or a deleted user). */
+/**
+ * The session token cookie(s) a request carries, exactly as sent (signed by better-auth):
+ * the key under which this instance remembers that it verified the session.
+ */
+export function sessionTokenCookie(cookieHeader: string | null | undefined): string | null {
+  if (!cookieHeader?.includes("session_token")) return null;
+  const found = cookieHeader
+    .split(";")
+    .map((part) => part.trim())
+    .filter((part) => /^[^=]*session_token=./.test(part));
+  return found.length > 0 ? found.join("; ") : null;
+}
+
+/**
+ * The signed-in user's row, or null (no session, an ended or expired one, or a deleted user).
+ * better-auth verifies the cookie and reads the session from Postgres; the answer is then
+ * remembered for SESSION_COOKIE_CACHE_SECONDS, so a signed-in request usually costs no
+ * database round trip and no signature check. An ended session is forgotten by every
+ * instance as soon as Postgres announces it (migration 0002), see README "Sign-in".
+ */
 export async function getSessionUser(
-  ctx: { auth: Auth; database: Database; caches: Caches },
+  ctx: { auth: Auth; database: Database; caches: Caches; config: Pick<Config, "SESSION_COOKIE_CACHE_SECONDS"> },
   headers: Headers,
 ): Promise<schema.User | null> {
-  const cookie = headers.get("cookie");
-  if (!cookie?.includes("session_token")) return null;
-  // With the signed cookie cache this costs no database round trip (see README).
+  const key = sessionTokenCookie(headers.get("cookie"));
+  if (!key) return null;
+  const windowMs = ctx.config.SESSION_COOKIE_CACHE_SECONDS * 1000;
+  const known = windowMs > 0 ? ctx.caches.getSession(key, windowMs) : undefined;
+  if (known) return findUserById(ctx, known);
+  const since = ctx.caches.begin();
   const session = await ctx.auth.api.getSession({ headers });
   if (!session) return null;
+  if (windowMs > 0) {
+    ctx.caches.setSession(key, session.user.id, new Date(session.session.expiresAt).getTime(), since);
+  }
   return findUserById(ctx, session.user.id);
 }
 
@@ -208,7 +232,7 @@ export const authRoutes = new Hono<AppEnv>()
     return c.redirect(target, 302);
   })
   .get("/logout", async (c) => {
-    const { auth } = c.get("ctx");
+    const { auth, caches } = c.get("ctx");
     const headers = new Headers({ Location: "/", "Cache-Control": "no-store" });
     try {
       const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
@@ -218,6 +242,10 @@ export const authRoutes = new Hono<AppEnv>()
       for (const name of sessionCookieNames(c.req.header("cookie"))) {
         headers.append("Set-Cookie", clearingCookie(name));
       }
+    } finally {
+      // This instance forgets the session before answering; the others hear it from Postgres.
+      const key = sessionTokenCookie(c.req.header("cookie"));
+      if (key) caches.dropSession(key);
     }
     return new Response(null, { status: 302, headers });
   });

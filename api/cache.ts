@@ -5,9 +5,14 @@
  *   request costs no database round trip for the user.
  * - `profiles`: rendered public profile pages and their JSON, by lower-case name
  *   (a 404 is cached too: a viral link to a missing name must not reach Postgres).
+ * - `lists`: the body of `GET /api/supplements` per user (for the premium state it was
+ *   rendered for: premium fields are hidden from free users).
+ * - `sessions`: session cookies this instance has verified with better-auth, by the
+ *   cookie's exact (signed) value, for a short window (SESSION_COOKIE_CACHE_SECONDS).
  *
- * Database triggers (migration 0001) announce every change to users and supplements
- * on the channel `stacktrack_changes`; each instance LISTENs and drops what changed,
+ * Database triggers (migrations 0001, 0002) announce every change to users and
+ * supplements, and every ended session, on the channel `stacktrack_changes`; each
+ * instance LISTENs and drops what changed,
  * so another instance sees an edit within milliseconds. The instance that makes a
  * change also drops its own copies before it answers (`invalidate`), so the next
  * request there is fresh whatever the notification's timing. A fill that raced with
@@ -40,13 +45,30 @@ export interface Change {
   names?: (string | null | undefined)[];
 }
 
+interface SessionEntry {
+  userId: string;
+  /** When better-auth said the session itself expires (ms since the epoch). */
+  expiresAt: number;
+  at: number;
+}
+
 const MAX_USERS = 20_000;
 const MAX_PROFILES = 20_000;
+const MAX_LISTS = 20_000;
+const MAX_SESSIONS = 50_000;
+
+/** Drops the oldest entry of a Map (insertion order) once it holds `max`. */
+function makeRoom<K, V>(map: Map<K, V>, max: number, drop: (key: K) => void = (key) => map.delete(key)) {
+  if (map.size >= max) drop(map.keys().next().value as K);
+}
 
 export class Caches {
   private users = new Map<string, { user: User; at: number }>();
   private profiles = new Map<string, ProfileEntry>();
   private keysByUser = new Map<string, Set<string>>();
+  private lists = new Map<string, { premium: boolean; body: CachedBody; at: number }>();
+  private sessions = new Map<string, SessionEntry>();
+  private sessionsByUser = new Map<string, Set<string>>();
   /** Bumped on every invalidation; a fill started before a bump for its key is not stored. */
   private epoch = 0;
   private invalidatedAt = new Map<string, number>();
@@ -59,8 +81,9 @@ export class Caches {
     return this.epoch;
   }
 
+  /** Whether `key` was invalidated after the fill that took `since` began (or everything was). */
   private stale(key: string, since: number): boolean {
-    return since < this.floor || (this.invalidatedAt.get(key) ?? -1) >= since;
+    return since < this.floor || (this.invalidatedAt.get(key) ?? -1) > since;
   }
 
   private mark(key: string) {
@@ -83,8 +106,69 @@ export class Caches {
 
   setUser(user: User, since: number) {
     if (this.stale(`u:${user.id}`, since)) return;
-    if (this.users.size >= MAX_USERS) this.users.delete(this.users.keys().next().value as string);
+    makeRoom(this.users, MAX_USERS);
     this.users.set(user.id, { user, at: Date.now() });
+  }
+
+  /** A user's supplement list as rendered for `premium`, if this instance has it. */
+  getList(userId: string, premium: boolean): CachedBody | undefined {
+    const hit = this.lists.get(userId);
+    if (!hit) return undefined;
+    if (hit.premium !== premium || Date.now() - hit.at > this.ttlMs) {
+      this.lists.delete(userId);
+      return undefined;
+    }
+    return hit.body;
+  }
+
+  setList(userId: string, premium: boolean, body: CachedBody, since: number) {
+    if (this.stale(`u:${userId}`, since)) return;
+    makeRoom(this.lists, MAX_LISTS);
+    this.lists.set(userId, { premium, body, at: Date.now() });
+  }
+
+  /** The user whose session `cookie` opens, if this instance verified it within `windowMs`. */
+  getSession(cookie: string, windowMs: number): string | undefined {
+    const hit = this.sessions.get(cookie);
+    if (!hit) return undefined;
+    const now = Date.now();
+    if (now - hit.at > windowMs || now >= hit.expiresAt) {
+      this.dropSession(cookie);
+      return undefined;
+    }
+    return hit.userId;
+  }
+
+  /** Remembers a session better-auth verified (unless one of the user's sessions ended since `since`). */
+  setSession(cookie: string, userId: string, expiresAt: number, since: number) {
+    if (this.stale(`s:${userId}`, since)) return;
+    this.dropSession(cookie);
+    makeRoom(this.sessions, MAX_SESSIONS, (key) => this.dropSession(key));
+    this.sessions.set(cookie, { userId, expiresAt, at: Date.now() });
+    const keys = this.sessionsByUser.get(userId) ?? new Set();
+    keys.add(cookie);
+    this.sessionsByUser.set(userId, keys);
+  }
+
+  /** Forgets one verified session cookie, and with `allOfUser` every session of its user. */
+  dropSession(cookie: string, { allOfUser = false } = {}) {
+    const entry = this.sessions.get(cookie);
+    if (!entry) return;
+    if (allOfUser) {
+      this.dropSessionsOf(entry.userId);
+      return;
+    }
+    this.sessions.delete(cookie);
+    const keys = this.sessionsByUser.get(entry.userId);
+    keys?.delete(cookie);
+    if (keys?.size === 0) this.sessionsByUser.delete(entry.userId);
+  }
+
+  /** Forgets every verified session of a user (one of them ended: they are checked again). */
+  dropSessionsOf(userId: string) {
+    this.mark(`s:${userId}`);
+    for (const key of this.sessionsByUser.get(userId) ?? []) this.sessions.delete(key);
+    this.sessionsByUser.delete(userId);
   }
 
   getProfile(name: string, kind: "page" | "json"): CachedBody | undefined {
@@ -104,7 +188,7 @@ export class Caches {
     let entry = this.profiles.get(key);
     if (!entry || entry.userId !== userId) {
       if (entry) this.dropProfile(key);
-      if (this.profiles.size >= MAX_PROFILES) this.dropProfile(this.profiles.keys().next().value as string);
+      makeRoom(this.profiles, MAX_PROFILES, (oldest) => this.dropProfile(oldest));
       entry = { userId, at: Date.now() };
       this.profiles.set(key, entry);
       if (userId) {
@@ -131,6 +215,7 @@ export class Caches {
     if (change.userId) {
       this.mark(`u:${change.userId}`);
       this.users.delete(change.userId);
+      this.lists.delete(change.userId);
       for (const key of [...(this.keysByUser.get(change.userId) ?? [])]) {
         this.mark(`p:${key}`);
         this.dropProfile(key);
@@ -150,13 +235,17 @@ export class Caches {
     this.users.clear();
     this.profiles.clear();
     this.keysByUser.clear();
+    this.lists.clear();
+    this.sessions.clear();
+    this.sessionsByUser.clear();
   }
 
   /** Applies a notification payload from the database. */
   applyNotification(payload: string) {
     try {
-      const message = JSON.parse(payload) as { u?: string; n?: (string | null)[] };
-      this.invalidate({ userId: message.u, names: message.n });
+      const message = JSON.parse(payload) as { u?: string; n?: (string | null)[]; s?: string };
+      if (message.s) this.dropSessionsOf(message.s);
+      if (message.u || message.n) this.invalidate({ userId: message.u, names: message.n });
     } catch {
       log.warn("cache: unreadable change notification; dropping everything", { payload });
       this.clear();

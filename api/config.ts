@@ -56,7 +56,7 @@ const envSchema = z
       .enum(["true", "false"])
       .default("false")
       .transform((v) => v === "true"),
-    /** Seconds a signed session cookie may vouch for a session without a database look-up. */
+    /** Seconds an instance remembers a verified session (ended sessions are forgotten at once). */
     SESSION_COOKIE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Turns the rate limits off (tests that are not about them). */
     RATE_LIMIT: z.enum(["on", "off"]).default("on"),

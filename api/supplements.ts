@@ -10,6 +10,7 @@ import { type Supplement, supplements, type User, users } from "../db/schema";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
 import { MESSAGES, reorderSchema, supplementInputSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
+import { serveCached, toCachedBody } from "./cache";
 import { badRequest, notFound, readJson } from "./http";
 
 const MAX_ID = 2_147_483_647;
@@ -30,12 +31,23 @@ export function toSupplementJson(row: Supplement, premium: boolean) {
 }
 export type SupplementJson = ReturnType<typeof toSupplementJson>;
 
-export async function listSupplements(db: Db, user: Pick<User, "id" | "isPremium">): Promise<SupplementJson[]> {
-  const rows = await db
+const listQueries = new WeakMap<Db, ReturnType<typeof prepareList>>();
+const prepareList = (db: Db) =>
+  db
     .select()
     .from(supplements)
-    .where(eq(supplements.userId, user.id))
-    .orderBy(asc(supplements.sortOrder), asc(supplements.id));
+    .where(eq(supplements.userId, sql.placeholder("userId")))
+    .orderBy(asc(supplements.sortOrder), asc(supplements.id))
+    .prepare("supplements_by_user");
+
+/** A user's supplements in their order (a prepared statement: this is the dashboard's hot query). */
+export async function listSupplements(db: Db, user: Pick<User, "id" | "isPremium">): Promise<SupplementJson[]> {
+  let query = listQueries.get(db);
+  if (!query) {
+    query = prepareList(db);
+    listQueries.set(db, query);
+  }
+  const rows = await query.execute({ userId: user.id });
   return rows.map((row) => toSupplementJson(row, user.isPremium));
 }
 
@@ -55,8 +67,15 @@ const lockUser = (tx: Db, userId: string) =>
 export const supplementRoutes = new Hono<AppEnv>()
   .get("/supplements", async (c) => {
     const user = await requireUser(c);
-    c.header("Cache-Control", "no-store");
-    return c.json(await listSupplements(c.get("ctx").database.db, user));
+    const { caches, database } = c.get("ctx");
+    // Served from memory until the user or their list changes (see api/cache.ts).
+    const cached = caches.getList(user.id, user.isPremium);
+    if (cached) return serveCached(cached, c.req.raw);
+    const since = caches.begin();
+    const list = await listSupplements(database.db, user);
+    const body = await toCachedBody(c.json(list, 200, { "Cache-Control": "no-store" }));
+    caches.setList(user.id, user.isPremium, body, since);
+    return serveCached(body, c.req.raw);
   })
   .post("/supplements", async (c) => {
     const user = await requireUser(c);

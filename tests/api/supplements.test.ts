@@ -200,6 +200,53 @@ describe("CRUD and ordering", () => {
   });
 });
 
+describe("GET /api/supplements is served from memory, and never stale", () => {
+  /** Reads the list until `done` holds, for at most `ms`; answers how long it took. */
+  async function until(owner: ApiUser, done: (rows: SupplementJson[]) => boolean, ms = 2000): Promise<number> {
+    const started = performance.now();
+    while (!done(await list(owner))) {
+      if (performance.now() - started > ms) throw new Error("the list never changed");
+      await Bun.sleep(10);
+    }
+    return performance.now() - started;
+  }
+
+  test("a repeated read costs no SQL statement (session, user and list are remembered)", async () => {
+    const owner = await createUser(api);
+    await add(owner, { name: "Creatine" });
+    await list(owner);
+    api.queries.length = 0;
+    expect(names(await list(owner))).toEqual(["Creatine"]);
+    expect(api.queries).toEqual([]);
+  });
+
+  test("every write through the API shows on the very next read", async () => {
+    const owner = await createUser(api);
+    const a = await add(owner, { name: "A" });
+    expect(names(await list(owner))).toEqual(["A"]);
+    const b = await add(owner, { name: "B" });
+    expect(names(await list(owner))).toEqual(["A", "B"]);
+    expect((await call(owner, "PUT", `/api/supplements/${a.id}`, valid({ name: "A2" }))).status).toBe(200);
+    expect(names(await list(owner))).toEqual(["A2", "B"]);
+    expect((await call(owner, "PUT", "/api/supplements/reorder", { supplementIds: [b.id, a.id] })).status).toBe(200);
+    expect(names(await list(owner))).toEqual(["B", "A2"]);
+    expect((await call(owner, "DELETE", `/api/supplements/${b.id}`)).status).toBe(204);
+    expect(names(await list(owner))).toEqual(["A2"]);
+  });
+
+  test("a change made in Postgres by anyone else (another instance, psql) shows within a second", async () => {
+    const owner = await createUser(api);
+    await makePremium(api, owner);
+    const row = await add(owner, { name: "Zinc", affiliateLink: "https://shop.example/zinc", notes: "with food" });
+    expect((await list(owner))[0]?.affiliateLink).toBe("https://shop.example/zinc");
+    await api.ctx.database.db.update(supplements).set({ name: "Zinc picolinate" }).where(eq(supplements.id, row.id));
+    expect(await until(owner, (rows) => rows[0]?.name === "Zinc picolinate")).toBeLessThan(1000);
+    // Premium ends elsewhere: the premium fields are hidden on the next reads.
+    await makePremium(api, owner, false);
+    expect(await until(owner, (rows) => rows[0]?.affiliateLink === null && rows[0]?.notes === null)).toBeLessThan(1000);
+  });
+});
+
 describe("field rules: 400 with the field's message, nothing written", () => {
   let user: ApiUser;
   let premium: ApiUser;

@@ -1,0 +1,90 @@
+/**
+ * The in-memory caches' rules (api/cache.ts): a fill that raced with an invalidation is
+ * not stored, a fill after one is; notifications from Postgres drop what they name.
+ */
+import { describe, expect, test } from "bun:test";
+import { Caches, toCachedBody } from "../../api/cache";
+
+const body = () => toCachedBody(new Response("[]", { headers: { "content-type": "application/json" } }));
+
+describe("Caches", () => {
+  test("a fill that began after an invalidation is stored", async () => {
+    const caches = new Caches();
+    caches.invalidate({ userId: "u1" });
+    const since = caches.begin();
+    caches.setList("u1", false, await body(), since);
+    expect(caches.getList("u1", false)).toBeDefined();
+  });
+
+  test("a fill that raced with an invalidation of its user is not stored", async () => {
+    const caches = new Caches();
+    const since = caches.begin();
+    caches.invalidate({ userId: "u1" });
+    caches.setList("u1", false, await body(), since);
+    expect(caches.getList("u1", false)).toBeUndefined();
+    // Another user's invalidation does not spoil it.
+    const later = caches.begin();
+    caches.invalidate({ userId: "u2" });
+    caches.setList("u1", false, await body(), later);
+    expect(caches.getList("u1", false)).toBeDefined();
+  });
+
+  test("a list is kept for the premium state it was rendered for", async () => {
+    const caches = new Caches();
+    caches.setList("u1", true, await body(), caches.begin());
+    expect(caches.getList("u1", false)).toBeUndefined();
+    expect(caches.getList("u1", true)).toBeUndefined(); // the mismatch dropped it
+  });
+
+  test("a change to the user drops their list, user row and profile", async () => {
+    const caches = new Caches();
+    caches.setList("u1", false, await body(), caches.begin());
+    caches.setProfile("alice", "json", "u1", await body(), caches.begin());
+    caches.applyNotification(JSON.stringify({ u: "u1", n: ["alice"] }));
+    expect(caches.getList("u1", false)).toBeUndefined();
+    expect(caches.getProfile("alice", "json")).toBeUndefined();
+  });
+
+  test("verified sessions: kept for the window, dropped when one of the user's sessions ends", () => {
+    const caches = new Caches();
+    caches.setSession("token=a.sig", "u1", Date.now() + 60_000, caches.begin());
+    caches.setSession("token=b.sig", "u1", Date.now() + 60_000, caches.begin());
+    caches.setSession("token=c.sig", "u2", Date.now() + 60_000, caches.begin());
+    expect(caches.getSession("token=a.sig", 30_000)).toBe("u1");
+    expect(caches.getSession("token=a.sig", -1)).toBeUndefined(); // past the window
+    caches.applyNotification(JSON.stringify({ s: "u1" }));
+    expect(caches.getSession("token=b.sig", 30_000)).toBeUndefined();
+    expect(caches.getSession("token=c.sig", 30_000)).toBe("u2");
+  });
+
+  test("a session verified while one of the user's sessions ended is not remembered", () => {
+    const caches = new Caches();
+    const since = caches.begin();
+    caches.dropSessionsOf("u1");
+    caches.setSession("token=a.sig", "u1", Date.now() + 60_000, since);
+    expect(caches.getSession("token=a.sig", 30_000)).toBeUndefined();
+  });
+
+  test("an expired session is never served, whatever the window", () => {
+    const caches = new Caches();
+    caches.setSession("token=a.sig", "u1", Date.now() - 1, caches.begin());
+    expect(caches.getSession("token=a.sig", 30_000)).toBeUndefined();
+  });
+
+  test("a lost listening connection (clear) drops everything, and fills begun before it", async () => {
+    const caches = new Caches();
+    caches.setSession("token=a.sig", "u1", Date.now() + 60_000, caches.begin());
+    const since = caches.begin();
+    caches.clear();
+    caches.setList("u1", false, await body(), since);
+    expect(caches.getList("u1", false)).toBeUndefined();
+    expect(caches.getSession("token=a.sig", 30_000)).toBeUndefined();
+  });
+
+  test("an unreadable notification drops everything", async () => {
+    const caches = new Caches();
+    caches.setList("u1", false, await body(), caches.begin());
+    caches.applyNotification("not json");
+    expect(caches.getList("u1", false)).toBeUndefined();
+  });
+});

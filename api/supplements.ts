@@ -117,27 +117,34 @@ export const supplementRoutes = new Hono<AppEnv>()
       throw badRequest("supplementIds must not contain duplicates", { supplementIds: ["Duplicate id"] });
     }
     const db = c.get("ctx").database.db;
-    await db.transaction(async (tx) => {
+    const reordered = await db.transaction(async (tx) => {
       await lockUser(tx as unknown as Db, user.id);
-      const own = await tx.select({ id: supplements.id }).from(supplements).where(eq(supplements.userId, user.id));
-      const ownIds = new Set(own.map((r) => r.id));
-      if (ownIds.size !== supplementIds.length || supplementIds.some((id) => !ownIds.has(id))) {
+      const own = await tx.select().from(supplements).where(eq(supplements.userId, user.id));
+      const byId = new Map(own.map((row) => [row.id, row]));
+      if (byId.size !== supplementIds.length || supplementIds.some((id) => !byId.has(id))) {
         throw badRequest("supplementIds must list each of your supplements exactly once", {
           supplementIds: ["Must list each of your supplements exactly once"],
         });
       }
-      if (supplementIds.length === 0) return;
+      if (supplementIds.length === 0) return [];
       // One statement, however long the list: positions come from the array's ordinality.
+      // Rows already in their place are not rewritten (a drag moves a few, not all).
+      const now = new Date();
       const ids = `{${supplementIds.join(",")}}`;
       await tx.execute(sql`
         update ${supplements} as s
-        set sort_order = v.ord - 1, updated_at = now()
+        set sort_order = v.ord - 1, updated_at = ${now.toISOString()}::timestamptz
         from unnest(${ids}::int[]) with ordinality as v(id, ord)
-        where s.id = v.id and s.user_id = ${user.id}`);
+        where s.id = v.id and s.user_id = ${user.id} and s.sort_order <> v.ord - 1`);
+      // The answer is the rows read under the lock, in their new places: no second read.
+      return supplementIds.map((id, position) => {
+        const row = byId.get(id) as Supplement;
+        return row.sortOrder === position ? row : { ...row, sortOrder: position, updatedAt: now };
+      });
     });
     c.get("ctx").caches.invalidate({ userId: user.id });
     c.header("Cache-Control", "no-store");
-    return c.json(await listSupplements(db, user));
+    return c.json(reordered.map((row) => toSupplementJson(row, user.isPremium)));
   })
   .put("/supplements/:id", async (c) => {
     const user = await requireUser(c);

@@ -564,6 +564,31 @@ describe("PUT /api/supplements/reorder", () => {
     });
   }
 
+  test("rows already in their place are not rewritten (a drag moves a few rows, not all)", async () => {
+    const owner = await createUser(api);
+    const rows = await insertSupplements(api, owner, 4);
+    const [a, b, c, d] = rows.map((r) => r.id) as [number, number, number, number];
+    const before = new Map((await supplementRows(api, owner)).map((r) => [r.id, r.updatedAt.getTime()]));
+    await Bun.sleep(5);
+    const res = await call(owner, "PUT", "/api/supplements/reorder", { supplementIds: [a, c, b, d] });
+    expect(res.status).toBe(200);
+    const answered = (await res.json()) as SupplementJson[];
+    expect(answered.map((r) => [r.id, r.sortOrder])).toEqual([
+      [a, 0],
+      [c, 1],
+      [b, 2],
+      [d, 3],
+    ]);
+    const after = await supplementRows(api, owner);
+    expect(after.map((r) => r.id)).toEqual([a, c, b, d]);
+    const touched = after.filter((r) => r.updatedAt.getTime() !== before.get(r.id)).map((r) => r.id);
+    expect(touched.sort()).toEqual([b, c].sort());
+    // The answer says what is stored.
+    for (const row of after) {
+      expect(answered.find((r) => r.id === row.id)?.updatedAt).toBe(row.updatedAt.toISOString());
+    }
+  });
+
   test("malformed JSON: 400, unchanged", async () => {
     const before = await snapshot(user);
     const res = await api.fetch("/api/supplements/reorder", {

@@ -3,7 +3,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "../db/client";
 import { supplements, type User, users } from "../db/schema";
-import { isReservedUsername } from "../src/lib/constants";
+import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
 import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { CLIENT_IP_HEADER, toUserJson } from "./auth";
@@ -12,17 +12,6 @@ import { BatchedLimiter, LIMITS } from "./rate-limit";
 import { serveCached, toCachedBody } from "./cache";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
-
-const SOCIAL_KEYS = [
-  "instagramUrl",
-  "twitterUrl",
-  "facebookUrl",
-  "youtubeUrl",
-  "tiktokUrl",
-  "linkedinUrl",
-  "etsyUrl",
-  "websiteUrl",
-] as const;
 
 const limiters = new WeakMap<AppContext, BatchedLimiter>();
 /** Per-address limit on the public profile API, shared across instances (see rate-limit.ts). */
@@ -109,7 +98,7 @@ export const profileRoutes = new Hono<AppEnv>()
     }
     if (input.bio !== undefined) changes.bio = input.bio.trim() === "" ? null : input.bio;
     if (input.profileImageUrl !== undefined) changes.profileImageUrl = input.profileImageUrl || null;
-    for (const key of SOCIAL_KEYS) {
+    for (const key of SOCIAL_FIELDS) {
       const value = input[key];
       if (value !== undefined) changes[key] = value === "" ? null : value;
     }

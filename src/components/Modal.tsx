@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
+import { type ReactNode, useLayoutEffect, useRef } from "react";
 
 interface Props {
   open: boolean;
@@ -10,15 +10,40 @@ interface Props {
   size?: "md" | "lg";
 }
 
-/** An accessible dialog: focus trapped and restored, Escape closes, titled and described. */
+/**
+ * Our dialogs open from a store, not from a Radix trigger, so Radix has nowhere to return
+ * focus on close (it would land on <body>): remember what had focus when the dialog opened
+ * and give it back once it closes.
+ */
+function useReturnFocus(open: boolean) {
+  const opener = useRef<HTMLElement | null>(null);
+  // A layout effect runs before the dialog moves focus inside itself.
+  useLayoutEffect(() => {
+    if (open) {
+      const active = document.activeElement;
+      opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      return;
+    }
+    const target = opener.current;
+    opener.current = null;
+    if (!target) return;
+    const timer = setTimeout(() => {
+      const active = document.activeElement;
+      if (target.isConnected && (!active || active === document.body)) target.focus();
+    });
+    return () => clearTimeout(timer);
+  }, [open]);
+}
+
+/** An accessible dialog: focus trapped and returned to its opener, Escape closes, titled and described. */
 export default function Modal({ open, onOpenChange, title, description, children, size = "md" }: Props) {
+  useReturnFocus(open);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
         <Dialog.Content
           className={`fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl focus:outline-none ${size === "lg" ? "max-w-xl" : "max-w-lg"}`}
-          aria-describedby={description ? undefined : undefined}
         >
           <div className="mb-5 pr-8">
             <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>

@@ -1,36 +1,10 @@
 import { useStore } from "@nanostores/react";
-import { useLayoutEffect, useRef } from "react";
 import Modal from "../components/Modal";
 import { notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
 import { $dialog, $supplements } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
 import Avatar from "./Avatar";
-
-/**
- * The dialog opens from the store, not from a Radix trigger, so Radix has nowhere to return
- * focus on close (it would land on <body>): remember what had focus when it opened and give
- * it back once it closes.
- */
-function useReturnFocus(open: boolean) {
-  const opener = useRef<HTMLElement | null>(null);
-  // A layout effect runs before the dialog moves focus inside itself.
-  useLayoutEffect(() => {
-    if (open) {
-      const active = document.activeElement;
-      opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
-      return;
-    }
-    const target = opener.current;
-    opener.current = null;
-    if (!target) return;
-    const timer = setTimeout(() => {
-      const active = document.activeElement;
-      if (target.isConnected && (!active || active === document.body)) target.focus();
-    });
-    return () => clearTimeout(timer);
-  }, [open]);
-}
 
 /** The Public Profile Preview: what visitors see, with Copy Link and View Live. */
 export default function SharePreview({ user: initialUser }: { user: CurrentUser }) {
@@ -39,7 +13,6 @@ export default function SharePreview({ user: initialUser }: { user: CurrentUser 
   const dialog = useStore($dialog);
   const list = useStore($supplements);
   const url = user.username ? `${window.location.origin}/${user.username}` : null;
-  useReturnFocus(dialog?.kind === "share");
 
   async function copy() {
     if (!url) {

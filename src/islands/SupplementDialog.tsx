@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import Modal from "../components/Modal";
 import { ApiError, errorMessage } from "../lib/api";
 import { DEFAULT_QUANTITY_TYPE, QUANTITY_TYPES } from "../lib/constants";
@@ -27,31 +27,6 @@ const fromSupplement = (s: Supplement): Values => ({
   notes: s.notes ?? "",
 });
 
-/**
- * The dialog opens from the store, not from a Radix trigger, so Radix has nowhere to return
- * focus on close (it would land on <body>): remember what had focus when it opened and give
- * it back once it closes.
- */
-function useReturnFocus(open: boolean) {
-  const opener = useRef<HTMLElement | null>(null);
-  // A layout effect runs before the dialog moves focus inside itself.
-  useLayoutEffect(() => {
-    if (open) {
-      const active = document.activeElement;
-      opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
-      return;
-    }
-    const target = opener.current;
-    opener.current = null;
-    if (!target) return;
-    const timer = setTimeout(() => {
-      const active = document.activeElement;
-      if (target.isConnected && (!active || active === document.body)) target.focus();
-    });
-    return () => clearTimeout(timer);
-  }, [open]);
-}
-
 /** 'Add New Supplement' and 'Edit Supplement': one form, opened through the dialog store. */
 export default function SupplementDialog({ user: initialUser }: { user: CurrentUser }) {
   seedUser(initialUser);
@@ -63,7 +38,6 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
   const id = useId();
-  useReturnFocus(open);
 
   useEffect(() => {
     if (!open) return;

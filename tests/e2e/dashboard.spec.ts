@@ -126,6 +126,9 @@ test.describe("dashboard as a free user", () => {
     await expect(rowNames(page)).toHaveText(["Zinc", "Vitamin D3", "Magnesium Glycinate"]);
 
     // Reorder with the keyboard: pick Magnesium up with Space, two up, drop with Space.
+    // First let the rows finish sliding into place after the drop: dnd-kit measures them
+    // when an item is picked up (a person cannot act within those 200 ms; a test can).
+    await expect.poll(() => page.evaluate(() => document.getAnimations().length)).toBe(0);
     const live = page.locator("[id^='DndLiveRegion']");
     const grip = handle(page, "Magnesium Glycinate");
     await grip.focus();

@@ -15,7 +15,9 @@ export default defineConfig({
   workers: 2,
   fullyParallel: true,
   forbidOnly: CI,
-  retries: 0,
+  // On CI one retry, so that a rare timing flake does not block a landing; a test that
+  // passes only on retry is still reported ("flaky", listed by .ci/run's summary).
+  retries: CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: CI ? [["list"], ["html", { open: "never" }]] : [["list"]],

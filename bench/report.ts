@@ -1,4 +1,5 @@
 /** BENCHMARKS.md from one run's results. */
+import type { CpuUse } from "./cpu";
 import type { PageJs } from "./js-size";
 import type { LighthouseResult } from "./lighthouse";
 
@@ -17,16 +18,7 @@ export interface ScenarioResult {
   peakRss: number;
   bytesPerResponse: number;
   counters: Record<string, number>;
-  cpu: {
-    app: number;
-    postgres: number;
-    ceiling: number;
-    wrk: number;
-    irq: number;
-    other: number;
-    machineBusy: number;
-    ioStall: number;
-  };
+  cpu: CpuUse;
 }
 
 type Mem = { peak: number; rss: number } | undefined;

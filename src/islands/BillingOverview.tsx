@@ -2,21 +2,9 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { api } from "../lib/api";
 import { PREMIUM_PRICE } from "../lib/constants";
-import type { CurrentUser } from "../lib/types";
+import type { BillingSummary, CurrentUser } from "../lib/types";
 import { $user, refreshUser, seedUser } from "../stores/user";
 import { openBillingPortal } from "./BillingPortal";
-
-/** GET /api/billing */
-export interface BillingSummary {
-  isPremium: boolean;
-  status: string | null;
-  nextBillingDate: string | null;
-  cancelAtPeriodEnd: boolean;
-  amount: number;
-  currency: string;
-  amountFormatted: string;
-  interval: string;
-}
 
 export const formatBillingDate = (iso: string) =>
   new Intl.DateTimeFormat("en-US", { dateStyle: "long" }).format(new Date(iso));

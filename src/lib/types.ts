@@ -1,5 +1,6 @@
 /** Shapes the API answers with, shared by the islands. */
 export type { UserJson as CurrentUser } from "../../api/auth";
+export type { BillingSummary } from "../../api/billing";
 
 export interface Supplement {
   id: number;

@@ -505,25 +505,6 @@ describe("JSON endpoints under fast-check", () => {
 
 /** A PNG header (signature + IHDR with a correct CRC) claiming width × height, then some IDAT. */
 function pngClaiming(width: number, height: number): Uint8Array<ArrayBuffer> {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes: Uint8Array) => {
-    let c = 0xffffffff;
-    for (const b of bytes) c = (crcTable[(c ^ b) & 0xff] as number) ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = new Uint8Array(12 + data.length);
-    const view = new DataView(out.buffer);
-    view.setUint32(0, data.length);
-    out.set(new TextEncoder().encode(type), 4);
-    out.set(data, 8);
-    view.setUint32(8 + data.length, crc(out.subarray(4, 8 + data.length)));
-    return out;
-  };
   const ihdr = new Uint8Array(13);
   const v = new DataView(ihdr.buffer);
   v.setUint32(0, width);
@@ -532,18 +513,11 @@ function pngClaiming(width: number, height: number): Uint8Array<ArrayBuffer> {
   const idat = Bun.deflateSync(new Uint8Array(64 * 1024)); // zeros: a few hundred bytes
   const parts = [
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", idat),
-    chunk("IEND", new Uint8Array()),
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", idat),
+    pngChunk("IEND", new Uint8Array()),
   ];
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return new Uint8Array(Buffer.concat(parts));
 }
 
 /**
@@ -559,19 +533,21 @@ function pngBomb(width: number, height: number): Uint8Array<ArrayBuffer> {
   const rowBytes = 1 + Math.ceil(width / 8);
   const raw = new Uint8Array(rowBytes * height); // filter byte 0 and zero pixels, row after row
   const idat = new Uint8Array(deflateSync(raw, { level: 9 }));
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = new Uint8Array(12 + data.length);
-    const view = new DataView(out.buffer);
-    view.setUint32(0, data.length);
-    out.set(new TextEncoder().encode(type), 4);
-    out.set(data, 8);
-    view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-    return out;
-  };
-  const ihdrChunk = chunk("IHDR", ihdr.subarray(8, 8 + 13));
+  const ihdrChunk = pngChunk("IHDR", ihdr.subarray(8, 8 + 13));
   return new Uint8Array(
-    Buffer.concat([header.subarray(0, 8), ihdrChunk, chunk("IDAT", idat), chunk("IEND", new Uint8Array())]),
+    Buffer.concat([header.subarray(0, 8), ihdrChunk, pngChunk("IDAT", idat), pngChunk("IEND", new Uint8Array())]),
   );
+}
+
+/** A PNG chunk: length, type, data and the CRC of type and data. */
+function pngChunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  out.set(new TextEncoder().encode(type), 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
 }
 
 function crc32(bytes: Uint8Array): number {

@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
-import { authRoutes, CLIENT_IP_HEADER, getSessionUser, sessionTokenCookie } from "./auth";
+import { authRoutes, CLIENT_IP_HEADER, getSessionUser } from "./auth";
 import { billingRoutes } from "./billing";
 import type { User } from "../db/schema";
 import type { AppEnv } from "./env";
@@ -99,16 +99,8 @@ export function createApp(ctx: AppContext) {
   // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
   api.route("/", authRoutes);
   api.on(["GET", "POST"], "/auth/*", async (c) => {
-    if (c.req.method !== "POST") return ctx.auth.handler(c.req.raw);
-    await checkAuthBody(c.req.path, c.req.raw);
-    try {
-      return await ctx.auth.handler(c.req.raw);
-    } finally {
-      // Sign-out, revoked sessions, a changed password: whatever this call did to the
-      // caller's sessions, this instance checks them again on their next request.
-      const key = sessionTokenCookie(c.req.header("cookie"));
-      if (key) ctx.caches.dropSession(key, { allOfUser: true });
-    }
+    if (c.req.method === "POST") await checkAuthBody(c.req.path, c.req.raw);
+    return ctx.auth.handler(c.req.raw);
   });
   api.route("/", profileRoutes);
   api.route("/", supplementRoutes);

@@ -25,7 +25,7 @@ function splitName(name: string): { firstName: string | null; lastName: string |
   return { firstName: parts[0] ?? null, lastName: parts.length > 1 ? parts.slice(1).join(" ") : null };
 }
 
-export function createAuth(config: Config, database: Database) {
+export function createAuth(config: Config, database: Database, caches: Caches) {
   const sendMail = createMailer(config);
   const socialProviders: Record<string, { clientId: string; clientSecret: string }> = {};
   if (config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET) {
@@ -104,6 +104,14 @@ export function createAuth(config: Config, database: Database) {
       user: {
         create: {
           before: async (user) => ({ data: { ...user, ...splitName(user.name ?? "") } }),
+        },
+      },
+      session: {
+        delete: {
+          // Every session better-auth ends here (sign-out, revoked, a changed or reset
+          // password), whoever asked: this instance forgets the user's verified sessions
+          // before the call answers. Other instances hear it from Postgres (migration 0002).
+          after: async (session) => caches.dropSessionsOf(session.userId),
         },
       },
     },
@@ -232,7 +240,7 @@ export const authRoutes = new Hono<AppEnv>()
     return c.redirect(target, 302);
   })
   .get("/logout", async (c) => {
-    const { auth, caches } = c.get("ctx");
+    const { auth } = c.get("ctx");
     const headers = new Headers({ Location: "/", "Cache-Control": "no-store" });
     try {
       const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
@@ -242,10 +250,6 @@ export const authRoutes = new Hono<AppEnv>()
       for (const name of sessionCookieNames(c.req.header("cookie"))) {
         headers.append("Set-Cookie", clearingCookie(name));
       }
-    } finally {
-      // This instance forgets the session before answering; the others hear it from Postgres.
-      const key = sessionTokenCookie(c.req.header("cookie"));
-      if (key) caches.dropSession(key);
     }
     return new Response(null, { status: 302, headers });
   });

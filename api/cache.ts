@@ -150,14 +150,10 @@ export class Caches {
     this.sessionsByUser.set(userId, keys);
   }
 
-  /** Forgets one verified session cookie, and with `allOfUser` every session of its user. */
-  dropSession(cookie: string, { allOfUser = false } = {}) {
+  /** Forgets one verified session cookie. */
+  private dropSession(cookie: string) {
     const entry = this.sessions.get(cookie);
     if (!entry) return;
-    if (allOfUser) {
-      this.dropSessionsOf(entry.userId);
-      return;
-    }
     this.sessions.delete(cookie);
     const keys = this.sessionsByUser.get(entry.userId);
     keys?.delete(cookie);

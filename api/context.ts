@@ -56,7 +56,7 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
     (payload) => caches.applyNotification(payload),
     () => caches.clear(),
   );
-  return { config, database, auth: createAuth(config, database), caches };
+  return { config, database, auth: createAuth(config, database, caches), caches };
 }
 
 export { ConfigError };

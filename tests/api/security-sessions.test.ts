@@ -67,6 +67,37 @@ describe("an ended session stops working at once, though verified sessions are r
     ).toBe(401);
   });
 
+  test("sessions ended through better-auth are forgotten before it answers, not only when Postgres announces it", async () => {
+    const user = await createUser(api);
+    const me = (cookie: string) => api.fetch("/api/auth/user", { headers: { cookie } });
+    expect((await me(user.cookie)).status).toBe(200);
+    // A second sign-in, never seen by the session check, ends every session of the account.
+    const signIn = await api.fetch("/api/auth/sign-in/email", {
+      method: "POST",
+      body: { email: user.email, password: user.password },
+    });
+    expect(signIn.status).toBe(200);
+    const fresh = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    // This instance hears nothing from Postgres meanwhile: only its own bookkeeping counts.
+    const applyNotification = api.ctx.caches.applyNotification;
+    api.ctx.caches.applyNotification = () => {};
+    try {
+      const revoke = await api.fetch("/api/auth/revoke-sessions", {
+        method: "POST",
+        headers: { cookie: fresh },
+        body: {},
+      });
+      expect(revoke.status).toBe(200);
+      expect((await me(user.cookie)).status).toBe(401);
+      expect((await me(fresh)).status).toBe(401);
+    } finally {
+      api.ctx.caches.applyNotification = applyNotification;
+    }
+  });
+
   test("a session deleted in Postgres by anyone (another instance, an admin) stops working within a second", async () => {
     const user = await createUser(api);
     const me = () => api.fetch("/api/auth/user", { headers: { cookie: user.cookie } });

@@ -214,7 +214,18 @@ describe("GET /api/supplements is served from memory, and never stale", () => {
   test("a repeated read costs no SQL statement (session, user and list are remembered)", async () => {
     const owner = await createUser(api);
     await add(owner, { name: "Creatine" });
-    await list(owner);
+    // The add's own change notification from Postgres may land after a read has refilled
+    // the cache, and drop that copy once: read until it has passed (milliseconds).
+    const started = performance.now();
+    let statements: string[] = [];
+    do {
+      api.queries.length = 0;
+      expect(names(await list(owner))).toEqual(["Creatine"]);
+      statements = [...api.queries];
+      if (statements.length > 0) await Bun.sleep(10);
+    } while (statements.length > 0 && performance.now() - started < 1000);
+    expect(statements).toEqual([]);
+    // And it stays free.
     api.queries.length = 0;
     expect(names(await list(owner))).toEqual(["Creatine"]);
     expect(api.queries).toEqual([]);

@@ -1,13 +1,12 @@
 /**
- * The benchmark's database: a throw-away Postgres cluster (as .ci/run starts one; when
- * running as root, initdb runs as the unprivileged OS user `stacktrack`), or a fresh
+ * The benchmark's database: a throw-away Postgres cluster (tests/support/pg-cluster.ts, the
+ * one that the tests and .ci/run start too), or a fresh
  * database on the server of BENCH_DATABASE_URL. Either way the bench gets a new, empty
  * database that the app owns, and everything is removed at the end.
  */
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import postgres from "postgres";
-import { onCleanup, portFree, run } from "./proc";
+import { findPgBin, startPgCluster } from "../tests/support/pg-cluster";
+import { onCleanup, portFree } from "../tests/support/process";
 
 export interface BenchDatabase {
   /** What the app connects with (DATABASE_URL). */
@@ -25,90 +24,34 @@ export interface BenchDatabase {
   stop(): Promise<void>;
 }
 
-const OS_USER = "stacktrack";
 const SUPERUSER = "bench_admin";
 const APP_ROLE = "stacktrack_bench";
 const DB_NAME = "stacktrack_bench";
 
-function pgBin(): string {
-  const candidates = [process.env.BENCH_PG_BIN, "/usr/lib/postgresql/15/bin"];
-  for (const dir of candidates) {
-    if (dir && existsSync(join(dir, "initdb")) && existsSync(join(dir, "postgres"))) return dir;
-  }
-  throw new Error(
-    "Postgres 15 server binaries not found in /usr/lib/postgresql/15/bin " +
-      "(apt-get install postgresql-15, or set BENCH_PG_BIN, or set BENCH_DATABASE_URL).",
-  );
-}
-
-const isRoot = () => process.getuid?.() === 0;
-
-async function ensureOsUser(): Promise<void> {
-  const probe = await run(["id", "-u", OS_USER], { check: false });
-  if (probe.code === 0) return;
-  await run(["useradd", "--system", "--user-group", "--no-create-home", "--shell", "/usr/sbin/nologin", OS_USER]);
-}
-
-/** Starts a new cluster in a new folder under /tmp on 127.0.0.1:`port`. */
+/** Starts a new throw-away cluster (tests/support/pg-cluster.ts) on 127.0.0.1:`port`, with statement statistics. */
 export async function startCluster(port: number, durable: boolean): Promise<BenchDatabase> {
-  if (!(await portFree(port))) throw new Error(`port ${port} is taken: set BENCH_PG_PORT to a free port`);
-  const bin = pgBin();
-  // Its own folder (not inside the bench's 0700 work folder): the cluster's OS user must reach it.
-  const dir = mkdtempSync("/tmp/stacktrack-bench-pg-");
-  const asPg = (cmd: string[]) => (isRoot() ? ["runuser", "-u", OS_USER, "--", ...cmd] : cmd);
-  const data = join(dir, "data");
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    if (existsSync(join(data, "postmaster.pid"))) {
-      await run(asPg([join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "-t", "30", "stop"]), { check: false });
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  const unregister = onCleanup("stop Postgres", stop);
-  if (isRoot()) {
-    // initdb refuses root: the cluster belongs to an unprivileged user, as in .ci/run.
-    await ensureOsUser();
-    const id = await run(["id", "-u", OS_USER]);
-    const gid = await run(["id", "-g", OS_USER]);
-    chownSync(dir, Number(id.stdout.trim()), Number(gid.stdout.trim()));
+  if (!portFree(port)) throw new Error(`port ${port} is taken: set BENCH_PG_PORT to a free port`);
+  if (!findPgBin()) {
+    throw new Error(
+      "Postgres server binaries not found (apt-get install postgresql-15, or set PG_BIN, or set BENCH_DATABASE_URL).",
+    );
   }
-  await run(
-    asPg([
-      join(bin, "initdb"),
-      "-D",
-      data,
-      "-U",
-      SUPERUSER,
-      "--auth=trust",
-      "-E",
-      "UTF8",
-      "--locale=C.UTF-8",
-      "--no-sync",
-    ]),
-  );
-  const settings = [
-    "max_connections=200",
-    "shared_preload_libraries=pg_stat_statements",
-    "pg_stat_statements.track=top",
-    ...(durable ? [] : ["fsync=off", "synchronous_commit=off", "full_page_writes=off"]),
-  ];
-  const options = `-h 127.0.0.1 -p ${port} -k ${dir} ${settings.map((s) => `-c ${s}`).join(" ")}`;
-  await run(
-    asPg([join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "server.log"), "-w", "-t", "60", "-o", options, "start"]),
-  );
-  const postmasterPid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
-
-  const adminBase = `postgres://${SUPERUSER}@127.0.0.1:${port}`;
-  const admin = postgres(`${adminBase}/postgres`, { max: 1, onnotice: () => {} });
+  const cluster = await startPgCluster({
+    port,
+    superuser: SUPERUSER,
+    // "none" as in CI, unless the bench measures what production runs (the default).
+    durability: durable ? "full" : "none",
+    settings: ["shared_preload_libraries=pg_stat_statements", "pg_stat_statements.track=top"],
+  });
+  const unregister = onCleanup("stop Postgres", () => cluster.destroy());
+  const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`create role ${APP_ROLE} login`);
     await admin.unsafe(`create database ${DB_NAME} owner ${APP_ROLE}`);
   } finally {
     await admin.end();
   }
-  const inDb = postgres(`${adminBase}/${DB_NAME}`, { max: 1, onnotice: () => {} });
+  const inDb = postgres(cluster.urlFor(DB_NAME), { max: 1, onnotice: () => {} });
   let version = "";
   try {
     await inDb`create extension if not exists pg_stat_statements`;
@@ -118,15 +61,15 @@ export async function startCluster(port: number, durable: boolean): Promise<Benc
   }
   return {
     appUrl: `postgres://${APP_ROLE}@127.0.0.1:${port}/${DB_NAME}`,
-    adminUrl: `${adminBase}/${DB_NAME}`,
-    description: `own throw-away cluster on 127.0.0.1:${port} (${bin})`,
+    adminUrl: cluster.urlFor(DB_NAME),
+    description: `own throw-away cluster on 127.0.0.1:${port} (${findPgBin()})`,
     serverVersion: version,
-    postmasterPid,
+    postmasterPid: cluster.pid(),
     statements: true,
-    settings: settings.join(", "),
+    settings: cluster.settings.join(", "),
     async stop() {
       unregister();
-      await stop();
+      await cluster.destroy();
     },
   };
 }

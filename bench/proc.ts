@@ -4,37 +4,7 @@
  */
 import { createWriteStream, readFileSync } from "node:fs";
 import type { Subprocess } from "bun";
-
-type Cleanup = () => Promise<void> | void;
-const cleanups: { name: string; fn: Cleanup }[] = [];
-
-/** Registers a clean-up step; steps run last-registered first. Returns an unregister function. */
-export function onCleanup(name: string, fn: Cleanup): () => void {
-  const entry = { name, fn };
-  cleanups.push(entry);
-  return () => {
-    const i = cleanups.indexOf(entry);
-    if (i >= 0) cleanups.splice(i, 1);
-  };
-}
-
-let cleaning: Promise<void> | undefined;
-
-/** Runs every registered clean-up step once (later calls wait for the first). */
-export function cleanupAll(): Promise<void> {
-  cleaning ??= (async () => {
-    while (cleanups.length > 0) {
-      const entry = cleanups.pop();
-      if (!entry) break;
-      try {
-        await entry.fn();
-      } catch (error) {
-        console.error(`[bench] clean-up "${entry.name}" failed:`, error instanceof Error ? error.message : error);
-      }
-    }
-  })();
-  return cleaning;
-}
+import { cleanupAll, onCleanup } from "../tests/support/process";
 
 /** On a signal: stop everything we started, run `last`, then exit. */
 export function installSignalHandlers(last?: () => void): void {
@@ -47,41 +17,6 @@ export function installSignalHandlers(last?: () => void): void {
       });
     });
   }
-}
-
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to completion and collects its output. */
-export async function run(
-  cmd: string[],
-  options: { cwd?: string; env?: Record<string, string | undefined>; check?: boolean; timeoutMs?: number } = {},
-): Promise<RunResult> {
-  const proc = Bun.spawn(cmd, {
-    cwd: options.cwd,
-    env: options.env as Record<string, string> | undefined,
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const unregister = onCleanup(`kill ${cmd[0]}`, () => {
-    if (proc.exitCode === null) proc.kill("SIGKILL");
-  });
-  const timer = options.timeoutMs ? setTimeout(() => proc.kill("SIGKILL"), options.timeoutMs) : undefined;
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  if (timer) clearTimeout(timer);
-  unregister();
-  if (options.check !== false && code !== 0) {
-    throw new Error(`\`${cmd.join(" ")}\` exited with ${code}\n${stderr.trim() || stdout.trim()}`.slice(0, 4000));
-  }
-  return { code, stdout, stderr };
 }
 
 export interface Service {
@@ -153,23 +88,4 @@ export async function waitForHttp(url: string, service: Service, timeoutMs = 60_
     await Bun.sleep(100);
   }
   throw new Error(`${service.name} did not answer ${url} within ${timeoutMs} ms:\n${service.tail()}`);
-}
-
-/** True when nothing listens on 127.0.0.1:port. */
-export async function portFree(port: number): Promise<boolean> {
-  try {
-    const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
-    socket.end();
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** The first free port from `start` upwards (below `end`), skipping `taken`. */
-export async function findFreePort(start: number, end: number, taken: number[] = []): Promise<number> {
-  for (let port = start; port < end; port++) {
-    if (!taken.includes(port) && (await portFree(port))) return port;
-  }
-  throw new Error(`no free port between ${start} and ${end}`);
 }

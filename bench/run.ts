@@ -23,7 +23,8 @@ import { type CpuUse, CpuMeter, memory, resetPeak } from "./cpu";
 import { CHROMIUM_PATH, measureJs, type PageJs } from "./js-size";
 import { type LighthouseResult, runLighthouse } from "./lighthouse";
 import { type BenchDatabase, startCluster, createExternalDatabase } from "./postgres";
-import { cleanupAll, findFreePort, installSignalHandlers, run, type Service, startService, waitForHttp } from "./proc";
+import { cleanupAll, findFreePort, run } from "../tests/support/process";
+import { installSignalHandlers, type Service, startService, waitForHttp } from "./proc";
 import { type Report, renderReport, type ScenarioResult } from "./report";
 import {
   makeAvatars,

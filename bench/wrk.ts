@@ -1,5 +1,5 @@
 /** Runs wrk once and reads the JSON line bench/lua/report.lua prints. */
-import { onCleanup } from "./proc";
+import { onCleanup } from "../tests/support/process";
 
 export interface WrkResult {
   requests: number;

@@ -10,21 +10,11 @@
 import type { Database } from "../../db/client";
 import { openDatabase } from "../../db/client";
 import { createTestDatabase, type TestDatabase, usingPostgres } from "./db";
-import { type ServerProcess, spawnServer, waitUntilHealthy } from "./process";
+import { portFree, type ServerProcess, spawnServer, waitUntilHealthy } from "./process";
 
 const FIRST_PORT = 4500;
 const LAST_PORT = 4599;
 const taken = new Set<number>();
-
-function portFree(port: number): boolean {
-  try {
-    const probe = Bun.listen({ hostname: "127.0.0.1", port, socket: { data() {} } });
-    probe.stop(true);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A free port in 4500-4599, not handed out before by this process. */
 export function allocatePort(): number {

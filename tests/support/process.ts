@@ -21,6 +21,93 @@ export const skipWithoutBuild = (): boolean => {
   return true;
 };
 
+/** Registers a clean-up step (run by `cleanupAll`, last-registered first). Returns an unregister function. */
+type Cleanup = () => Promise<void> | void;
+const cleanups: { name: string; fn: Cleanup }[] = [];
+export function onCleanup(name: string, fn: Cleanup): () => void {
+  const entry = { name, fn };
+  cleanups.push(entry);
+  return () => {
+    const i = cleanups.indexOf(entry);
+    if (i >= 0) cleanups.splice(i, 1);
+  };
+}
+
+let cleaning: Promise<void> | undefined;
+
+/** Runs every registered clean-up step once (later calls wait for the first). */
+export function cleanupAll(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length > 0) {
+      const entry = cleanups.pop();
+      if (!entry) break;
+      try {
+        await entry.fn();
+      } catch (error) {
+        console.error(`clean-up "${entry.name}" failed:`, error instanceof Error ? error.message : error);
+      }
+    }
+  })();
+  return cleaning;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to completion and collects its output; throws (with its output) on a
+ * non-zero exit unless `check: false`. Killed at clean-up and after `timeoutMs`.
+ */
+export async function run(
+  cmd: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; check?: boolean; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  const proc = Bun.spawn(cmd, {
+    cwd: options.cwd,
+    env: options.env as Record<string, string> | undefined,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const unregister = onCleanup(`kill ${cmd[0]}`, () => {
+    if (proc.exitCode === null) proc.kill("SIGKILL");
+  });
+  const timer = options.timeoutMs ? setTimeout(() => proc.kill("SIGKILL"), options.timeoutMs) : undefined;
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  if (timer) clearTimeout(timer);
+  unregister();
+  if (options.check !== false && code !== 0) {
+    throw new Error(`\`${cmd.join(" ")}\` exited with ${code}\n${stderr.trim() || stdout.trim()}`.slice(0, 4000));
+  }
+  return { code, stdout, stderr };
+}
+
+/** True when 127.0.0.1:port can be bound now. */
+export function portFree(port: number): boolean {
+  try {
+    const probe = Bun.listen({ hostname: "127.0.0.1", port, socket: { data() {} } });
+    probe.stop(true);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first free port from `start` upwards (below `end`), skipping `taken`. */
+export async function findFreePort(start: number, end: number, taken: number[] = []): Promise<number> {
+  for (let port = start; port < end; port++) {
+    if (!taken.includes(port) && portFree(port)) return port;
+  }
+  throw new Error(`no free port between ${start} and ${end}`);
+}
+
 /** A port that was free a moment ago (the OS picks it). */
 export function freePort(): number {
   const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });

@@ -188,6 +188,11 @@ const ROWS: Row[] = [
     expect: all({ status: 302, location: /^\/$/ }),
   },
   {
+    route: "POST /api/logout",
+    call: () => ({ method: "POST", path: "/api/logout", freshSession: true }),
+    expect: all({ status: 303, location: /^\/$/ }),
+  },
+  {
     route: "GET /api/profile/:username",
     call: () => ({ method: "GET", path: `/api/profile/${accounts.free.username}` }),
     expect: all(200),

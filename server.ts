@@ -9,6 +9,7 @@ import { join, relative, sep } from "node:path";
 import { createApp } from "./api/app";
 import { PROFILE_USER_HEADER, serveCached, toCachedBody } from "./api/cache";
 import { isReservedUsername } from "./src/lib/constants";
+import { isValidUsername } from "./src/lib/validation";
 import { ConfigError, initContext } from "./api/context";
 import { isDatabaseUnavailable } from "./api/http";
 import { errorFields, log } from "./api/log";
@@ -27,7 +28,8 @@ interface StaticFile {
   cacheControl: string;
 }
 
-const PROFILE_PATH = /^\/([A-Za-z0-9_]{3,50})$/;
+/** `/{name}`: a public profile page when the name passes the username rule (isValidUsername). */
+const PROFILE_PATH = /^\/([^/]+)$/;
 
 /**
  * The largest request body the server reads (an avatar is at most 5 MB). Bun's own
@@ -299,7 +301,7 @@ async function main() {
       const file = files.get(path);
       if (file) return serveStatic(file, request);
       const name = PROFILE_PATH.exec(path)?.[1];
-      if (name && !isReservedUsername(name)) return profilePage(name, request);
+      if (name && isValidUsername(name) && !isReservedUsername(name)) return profilePage(name, request);
     }
     return render(request);
   }

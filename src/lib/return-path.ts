@@ -5,9 +5,10 @@
  * errorCallbackURL / redirectTo (api/auth.ts). A pure leaf module: the server and the
  * browser both import it.
  *
- * A value is resolved against the site's origin with the URL parser browsers use and must
- * stay on that origin. Anything a browser might read differently from this parser is
- * refused outright, raw or percent-encoded: control characters (C0, DEL, C1), any
+ * A value must be a path ("/…") or an absolute http(s) URL; it is resolved against the
+ * site's origin with the URL parser browsers use and must stay on that origin. Anything a
+ * browser might read differently from this parser is refused outright, raw or
+ * percent-encoded: control characters (C0, DEL, C1), any
  * whitespace (browsers drop tabs and newlines, so `/\t/evil.com` becomes `//evil.com`),
  * backslashes (read as `/` in http URLs), malformed percent-encoding, and a path that
  * starts with two slashes once decoded (`/%2F/evil.com`). API routes are never a
@@ -56,6 +57,9 @@ const isApiPath = (path: string) => /^\/api(\/|$|\?|#)/i.test(path);
 export function resolveReturnPath(value: string | null | undefined, origin: string): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 2048) return DEFAULT_RETURN_PATH;
   if (hasForbidden(value) || LOOKALIKE_SLASHES.test(value)) return DEFAULT_RETURN_PATH;
+  // Only a path, or an absolute http(s) URL (which must then be on the site): nothing
+  // relative to the current page, no other scheme, no "https:host" shorthand.
+  if (!value.startsWith("/") && !/^https?:\/\//i.test(value)) return DEFAULT_RETURN_PATH;
   const decoded = fullyDecoded(value);
   if (decoded === null || hasForbidden(decoded) || LOOKALIKE_SLASHES.test(decoded)) return DEFAULT_RETURN_PATH;
   let site: URL;

@@ -69,6 +69,10 @@ export const HOSTILE_RETURN_PATHS: string[] = [
   // malformed encoding
   "/%",
   "/%zz",
+  // relative to the current page, or another scheme's shorthand
+  "evil.com",
+  "http:/evil.com",
+  "?next=//evil.com",
 ];
 
 /** Paths people use, kept exactly. */

@@ -9,6 +9,7 @@ import { join, relative, sep } from "node:path";
 import { createApp } from "./api/app";
 import { PROFILE_USER_HEADER, serveCached, toCachedBody } from "./api/cache";
 import { isReservedUsername } from "./src/lib/constants";
+import { isValidUsername } from "./src/lib/validation";
 import { ConfigError, initContext } from "./api/context";
 import { isDatabaseUnavailable } from "./api/http";
 import { errorFields, log } from "./api/log";
@@ -27,7 +28,8 @@ interface StaticFile {
   cacheControl: string;
 }
 
-const PROFILE_PATH = /^\/([A-Za-z0-9_]{3,50})$/;
+/** `/{name}`: a public profile page when the name passes the username rule (isValidUsername). */
+const PROFILE_PATH = /^\/([^/]+)$/;
 
 /**
  * The largest request body the server reads (an avatar is at most 5 MB). Bun's own
@@ -76,6 +78,30 @@ function limitBody(request: Request, max: number): { request: Request; exceeded:
   });
   return { request: limited, exceeded: () => exceeded };
 }
+
+/**
+ * The request's URL, or undefined when it has no usable host: an HTTP/1.0 request without
+ * Host, an empty or malformed Host header, or an absolute-form target whose authority is
+ * not a host. Such a request is answered 400 (never a 500), with the usual headers.
+ */
+function requestUrl(request: Request): URL | undefined {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return undefined;
+  }
+  if (!url.hostname || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
+  const host = request.headers.get("host");
+  if (host !== null && !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?$/.test(host)) return undefined;
+  return url;
+}
+
+const badHost = () =>
+  Response.json(
+    { message: "Bad request: the Host header is missing or malformed" },
+    { status: 400, headers: { Connection: "close", "Cache-Control": "no-store" } },
+  );
 
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
 
@@ -275,7 +301,7 @@ async function main() {
       const file = files.get(path);
       if (file) return serveStatic(file, request);
       const name = PROFILE_PATH.exec(path)?.[1];
-      if (name && !isReservedUsername(name)) return profilePage(name, request);
+      if (name && isValidUsername(name) && !isReservedUsername(name)) return profilePage(name, request);
     }
     return render(request);
   }
@@ -287,9 +313,14 @@ async function main() {
     async fetch(request, server) {
       const started = performance.now();
       inFlight++;
-      const url = new URL(request.url);
+      let url: URL | undefined;
       let response: Response;
       try {
+        url = requestUrl(request);
+        if (!url) {
+          response = badHost();
+          return finish(response);
+        }
         const work = route(request, url, server);
         const answer = await withTroubleDeadline(work);
         if (answer === DEADLINE) {
@@ -298,11 +329,12 @@ async function main() {
         }
         response = answer;
       } catch (error) {
+        const path = url?.pathname ?? "";
         if (isDatabaseUnavailable(error)) {
           markDatabaseTrouble();
-          log.warn("database unavailable", { method: request.method, path: url.pathname, ...errorFields(error) });
+          log.warn("database unavailable", { method: request.method, path, ...errorFields(error) });
           const retry = { "Retry-After": "5", "Cache-Control": "no-store" };
-          response = url.pathname.startsWith("/api/")
+          response = path.startsWith("/api/")
             ? Response.json(
                 { message: "Service temporarily unavailable. Please try again." },
                 { status: 503, headers: retry },
@@ -312,29 +344,36 @@ async function main() {
                 headers: { ...retry, "Content-Type": "text/plain;charset=utf-8" },
               });
         } else {
-          log.error("request failed", { method: request.method, path: url.pathname, ...errorFields(error) });
-          response = url.pathname.startsWith("/api/")
+          log.error("request failed", { method: request.method, path, ...errorFields(error) });
+          response = path.startsWith("/api/")
             ? Response.json({ message: "Something went wrong. Please try again." }, { status: 500 })
             : new Response("Something went wrong. Please try again.", { status: 500 });
         }
       } finally {
         inFlight--;
       }
-      if (response.status === 503 && response.headers.has("retry-after")) markDatabaseTrouble();
-      response = withSecurityHeaders(response, headers);
-      if (log.enabled("info")) {
-        log.info("request", {
-          method: request.method,
-          path: url.pathname,
-          status: response.status,
-          ms: Math.round((performance.now() - started) * 10) / 10,
-        });
+      return finish(response);
+
+      function finish(answer: Response): Response {
+        if (answer.status === 503 && answer.headers.has("retry-after")) markDatabaseTrouble();
+        const secured = withSecurityHeaders(answer, headers);
+        if (log.enabled("info")) {
+          log.info("request", {
+            method: request.method,
+            path: url?.pathname ?? "(no usable host)",
+            status: secured.status,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+          });
+        }
+        return secured;
       }
-      return response;
     },
     error(error) {
       log.error("server error", errorFields(error));
-      return Response.json({ message: "Something went wrong. Please try again." }, { status: 500 });
+      return withSecurityHeaders(
+        Response.json({ message: "Something went wrong. Please try again." }, { status: 500 }),
+        headers,
+      );
     },
   });
 

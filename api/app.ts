@@ -67,6 +67,28 @@ async function checkAuthBody(path: string, request: Request): Promise<void> {
   }
 }
 
+/**
+ * No /api answer may be kept by a browser or a shared cache unless it says so itself:
+ * sessions, the user, supplements, billing and uploads are personal. Answers that set
+ * their own Cache-Control (the public GET /api/profile/{name}, /api/health, images) keep
+ * it; better-auth's answers (/api/auth/*) are always `no-store`.
+ */
+function noStoreByDefault(c: import("hono").Context<AppEnv>) {
+  const path = c.req.path;
+  if (path !== "/api" && !path.startsWith("/api/")) return;
+  const forced = path.startsWith("/api/auth/");
+  if (!forced && c.res.headers.has("cache-control")) return;
+  try {
+    c.res.headers.set("Cache-Control", "no-store");
+  } catch {
+    // Immutable headers (a redirect made by Response.redirect): copy the response.
+    const copy = new Response(c.res.body, c.res);
+    copy.headers.set("Cache-Control", "no-store");
+    c.res = undefined; // Hono's setter would copy the old headers over the new ones
+    c.res = copy;
+  }
+}
+
 /** Paths that take state-changing requests from other origins (signed webhooks). */
 const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook"]);
 
@@ -92,6 +114,7 @@ export function createApp(ctx: AppContext) {
       return c.json({ message: "Cross-origin request refused" }, 403);
     }
     await next();
+    noStoreByDefault(c);
   });
 
   const api = new Hono<AppEnv>();

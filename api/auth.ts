@@ -3,12 +3,14 @@
  * calls around it: GET /api/auth/user, /api/login and /api/logout.
  */
 import { betterAuth } from "better-auth";
+import { createAuthMiddleware } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import * as schema from "../db/schema";
 import type { Database } from "../db/client";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../src/lib/constants";
+import { resolveReturnPath } from "../src/lib/return-path";
 import type { Caches } from "./cache";
 import { syncPendingSubscription } from "./billing";
 import type { AppEnv } from "./env";
@@ -18,6 +20,29 @@ import { createMailer } from "./mail";
 
 /** The header our server stamps with the client's address (clients cannot set it). */
 export const CLIENT_IP_HEADER = "x-stacktrack-client-ip";
+
+/** better-auth's fields that name where the browser goes next, in bodies and query strings. */
+export const RETURN_PATH_FIELDS = ["callbackURL", "newUserCallbackURL", "errorCallbackURL", "redirectTo"] as const;
+
+/**
+ * `source` with every return-path field passed through the app's one parser
+ * (src/lib/return-path.ts): a refused one becomes "/". Null when nothing changes.
+ */
+export function withSafeReturnPaths(source: unknown, origin: string): Record<string, unknown> | null {
+  if (!source || typeof source !== "object" || Array.isArray(source)) return null;
+  const record = source as Record<string, unknown>;
+  let changed: Record<string, unknown> | null = null;
+  for (const field of RETURN_PATH_FIELDS) {
+    const value = record[field];
+    if (value === undefined || value === null) continue;
+    const safe = typeof value === "string" ? resolveReturnPath(value, origin) : "/";
+    if (safe !== value) {
+      changed ??= { ...record };
+      changed[field] = safe;
+    }
+  }
+  return changed;
+}
 
 function splitName(name: string): { firstName: string | null; lastName: string | null } {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -99,6 +124,16 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
       useSecureCookies: config.production,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.production },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    hooks: {
+      // Every endpoint, whoever calls it (HTTP or auth.api): a return path that is not a
+      // plain path on this site is replaced by "/" before better-auth reads it.
+      before: createAuthMiddleware(async (ctx) => {
+        const body = withSafeReturnPaths(ctx.body, config.origin);
+        const query = withSafeReturnPaths(ctx.query, config.origin);
+        if (!body && !query) return;
+        return { context: { ...(body ? { body } : {}), ...(query ? { query } : {}) } };
+      }),
     },
     databaseHooks: {
       user: {
@@ -218,13 +253,6 @@ export async function findUserById(
   return user ?? null;
 }
 
-/** Only same-site paths may be a post-sign-in destination (no open redirect). */
-export function safeRedirectPath(value: string | null | undefined, fallback = "/"): string {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  if (value.startsWith("/api/")) return fallback;
-  return value;
-}
-
 export const authRoutes = new Hono<AppEnv>()
   .get("/auth/user", async (c) => {
     c.header("Cache-Control", "no-store");
@@ -235,24 +263,39 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json(toUserJson(await syncPendingSubscription(ctx, user)));
   })
   .get("/login", (c) => {
-    const redirectTo = safeRedirectPath(c.req.query("redirectTo"));
+    const redirectTo = resolveReturnPath(c.req.query("redirectTo"), c.get("ctx").config.origin);
     const target = redirectTo === "/" ? "/auth/sign-in" : `/auth/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`;
     return c.redirect(target, 302);
   })
-  .get("/logout", async (c) => {
-    const { auth } = c.get("ctx");
-    const headers = new Headers({ Location: "/", "Cache-Control": "no-store" });
-    try {
-      const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
-      for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-    } catch {
-      // No session to end: still clear whatever session cookies the browser sent.
-      for (const name of sessionCookieNames(c.req.header("cookie"))) {
-        headers.append("Set-Cookie", clearingCookie(name));
-      }
+  // The avatar menu's Logout is a form POST (origin-checked in api/app.ts like every write).
+  .post("/logout", (c) => endSession(c, 303))
+  // The spec's link, kept for compatibility: it ends the session only for a top-level
+  // navigation. An <img>, <script>, <iframe> or fetch() pointing here (Sec-Fetch-Dest other
+  // than "document") changes nothing; a client that sends no Sec-Fetch-Dest (curl, old
+  // browsers) is served as before.
+  .get("/logout", (c) => {
+    const dest = c.req.header("sec-fetch-dest");
+    if (dest !== undefined && dest.toLowerCase() !== "document") {
+      return new Response(null, { status: 302, headers: { Location: "/", "Cache-Control": "no-store" } });
     }
-    return new Response(null, { status: 302, headers });
+    return endSession(c, 302);
   });
+
+/** Ends the request's session (if any), clears the session cookies and sends the browser to "/". */
+async function endSession(c: import("hono").Context<AppEnv>, status: 302 | 303): Promise<Response> {
+  const { auth } = c.get("ctx");
+  const headers = new Headers({ Location: "/", "Cache-Control": "no-store" });
+  try {
+    const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
+    for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  } catch {
+    // No session to end: still clear whatever session cookies the browser sent.
+    for (const name of sessionCookieNames(c.req.header("cookie"))) {
+      headers.append("Set-Cookie", clearingCookie(name));
+    }
+  }
+  return new Response(null, { status, headers });
+}
 
 /**
  * A Set-Cookie that removes `name`. A `__Secure-` (production) cookie can only be

@@ -4,7 +4,10 @@
  * - `users`: user rows by id (the session check's second half), so a signed-in
  *   request costs no database round trip for the user.
  * - `profiles`: rendered public profile pages and their JSON, by lower-case name
- *   (a 404 is cached too: a viral link to a missing name must not reach Postgres).
+ *   (a 404 is cached too: a viral link to a missing name must not reach Postgres). Only
+ *   names that pass the username rule are kept (any other name is a 404 that costs
+ *   nothing to compute), and the whole is capped in bytes (PROFILE_CACHE_MB), dropping
+ *   the least recently used first, as well as in entries.
  * - `lists`: the body of `GET /api/supplements` per user (for the premium state it was
  *   rendered for: premium fields are hidden from free users).
  * - `sessions`: session cookies this instance has verified with better-auth, by the
@@ -20,6 +23,7 @@
  * dropped when it is back, and entries expire after `ttlMs` in any case.
  */
 import type { User } from "../db/schema";
+import { isValidUsername } from "../src/lib/validation";
 import { log } from "./log";
 
 export const CHANGES_CHANNEL = "stacktrack_changes";
@@ -38,7 +42,26 @@ interface ProfileEntry {
   page?: CachedBody;
   json?: CachedBody;
   at: number;
+  /** What this entry holds in memory, roughly (bodies, headers, key). */
+  bytes: number;
 }
+
+/** The memory a cached body takes, roughly: its bytes, its headers and a fixed overhead. */
+export function cachedBodyBytes(body: CachedBody): number {
+  let bytes = body.body.byteLength + body.etag.length * 2 + 64;
+  for (const [key, value] of body.headers) bytes += (key.length + value.length) * 2 + 32;
+  return bytes;
+}
+
+export interface CachesOptions {
+  /** Entries expire after this long whatever happens (5 minutes). */
+  ttlMs?: number;
+  /** The most bytes of profile pages and JSON kept (PROFILE_CACHE_MB). */
+  profileBytes?: number;
+}
+
+const ENTRY_OVERHEAD = 128;
+const DEFAULT_PROFILE_BYTES = 64 * 1024 * 1024;
 
 export interface Change {
   userId?: string | null;
@@ -73,8 +96,24 @@ export class Caches {
   private epoch = 0;
   private invalidatedAt = new Map<string, number>();
   private floor = 0;
+  private profileBytes = 0;
+  readonly ttlMs: number;
+  readonly maxProfileBytes: number;
 
-  constructor(readonly ttlMs = 5 * 60_000) {}
+  constructor(options: CachesOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 5 * 60_000;
+    this.maxProfileBytes = options.profileBytes ?? DEFAULT_PROFILE_BYTES;
+  }
+
+  /** Bytes of profile pages and JSON held now (for tests and logs). */
+  get profileCacheBytes(): number {
+    return this.profileBytes;
+  }
+
+  /** Profile entries held now. */
+  get profileCacheEntries(): number {
+    return this.profiles.size;
+  }
 
   /** A token to pass to a later `set*`, taken before reading the database. */
   begin(): number {
@@ -168,6 +207,7 @@ export class Caches {
   }
 
   getProfile(name: string, kind: "page" | "json"): CachedBody | undefined {
+    if (!isValidUsername(name)) return undefined;
     const key = name.toLowerCase();
     const entry = this.profiles.get(key);
     if (!entry) return undefined;
@@ -175,30 +215,55 @@ export class Caches {
       this.dropProfile(key);
       return undefined;
     }
+    // Most recently used last: the byte cap drops from the front.
+    this.profiles.delete(key);
+    this.profiles.set(key, entry);
     return entry[kind];
   }
 
+  /** Keeps a rendered profile (never for a name that fails the username rule). */
   setProfile(name: string, kind: "page" | "json", userId: string | null, value: CachedBody, since: number) {
+    if (!isValidUsername(name)) return;
     const key = name.toLowerCase();
     if (this.stale(`p:${key}`, since) || (userId && this.stale(`u:${userId}`, since))) return;
+    const size = cachedBodyBytes(value);
+    if (size + ENTRY_OVERHEAD + key.length * 2 > this.maxProfileBytes) return; // would never fit
     let entry = this.profiles.get(key);
     if (!entry || entry.userId !== userId) {
       if (entry) this.dropProfile(key);
       makeRoom(this.profiles, MAX_PROFILES, (oldest) => this.dropProfile(oldest));
-      entry = { userId, at: Date.now() };
+      entry = { userId, at: Date.now(), bytes: ENTRY_OVERHEAD + key.length * 2 };
+      this.profileBytes += entry.bytes;
       this.profiles.set(key, entry);
       if (userId) {
         const keys = this.keysByUser.get(userId) ?? new Set();
         keys.add(key);
         this.keysByUser.set(userId, keys);
       }
+    } else {
+      this.profiles.delete(key);
+      this.profiles.set(key, entry);
+    }
+    const previous = entry[kind];
+    if (previous) {
+      entry.bytes -= cachedBodyBytes(previous);
+      this.profileBytes -= cachedBodyBytes(previous);
     }
     entry[kind] = value;
+    entry.bytes += size;
+    this.profileBytes += size;
+    // Least recently used first, never the entry just stored.
+    while (this.profileBytes > this.maxProfileBytes) {
+      const oldest = this.profiles.keys().next().value as string | undefined;
+      if (oldest === undefined || oldest === key) break;
+      this.dropProfile(oldest);
+    }
   }
 
   private dropProfile(key: string) {
     const entry = this.profiles.get(key);
     this.profiles.delete(key);
+    if (entry) this.profileBytes -= entry.bytes;
     if (entry?.userId) {
       const keys = this.keysByUser.get(entry.userId);
       keys?.delete(key);
@@ -230,6 +295,7 @@ export class Caches {
     this.invalidatedAt.clear();
     this.users.clear();
     this.profiles.clear();
+    this.profileBytes = 0;
     this.keysByUser.clear();
     this.lists.clear();
     this.sessions.clear();

@@ -58,6 +58,8 @@ const envSchema = z
       .transform((v) => v === "true"),
     /** Seconds an instance remembers a verified session (ended sessions are forgotten at once). */
     SESSION_COOKIE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+    /** Megabytes of rendered public profiles (pages, JSON, 404s) an instance keeps in memory. */
+    PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
     /** Turns the rate limits off (tests that are not about them). */
     RATE_LIMIT: z.enum(["on", "off"]).default("on"),
   })

@@ -50,7 +50,7 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
     kind: database.kind,
     ...(database.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
   });
-  const caches = new Caches();
+  const caches = new Caches({ profileBytes: config.PROFILE_CACHE_MB * 1024 * 1024 });
   await database.listen(
     CHANGES_CHANNEL,
     (payload) => caches.applyNotification(payload),

@@ -58,14 +58,21 @@ export function refuseNul(value: unknown): void {
   if (path) throw badRequest(NUL_MESSAGE, { [path.join(".") || "_"]: [NUL_MESSAGE] });
 }
 
-/** Reads a JSON body and validates it; malformed JSON and invalid input are 400s. */
+export const INVALID_JSON_MESSAGE = "Request body must be valid JSON";
+
+/**
+ * Reads a JSON body and validates it; malformed JSON and invalid input are 400s. An empty
+ * (or white-space only) body is malformed JSON too, not `{}`. Only routes that read a
+ * body call this: routes that take none never look at it.
+ */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let body: unknown;
   try {
     const text = await c.req.text();
-    body = text.length === 0 ? {} : JSON.parse(text);
+    if (text.trim().length === 0) throw new SyntaxError("empty body");
+    body = JSON.parse(text);
   } catch {
-    throw badRequest("Request body must be valid JSON");
+    throw badRequest(INVALID_JSON_MESSAGE);
   }
   refuseNul(body);
   const result = schema.safeParse(body);

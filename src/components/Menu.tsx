@@ -8,8 +8,10 @@ import { Fragment, type ReactNode, useCallback, useEffect, useId, useRef, useSta
  */
 export interface MenuItem {
   label: string;
-  /** A link item; otherwise `onSelect` runs. */
+  /** A link item; otherwise `action` or `onSelect`. */
   href?: string;
+  /** A form item: a button that POSTs an empty form to this URL (works without JavaScript too). */
+  action?: string;
   target?: string;
   rel?: string;
   onSelect?: () => void;
@@ -24,6 +26,11 @@ interface Props {
   header?: ReactNode;
   /** Items after these indexes get a separator. */
   separatorsAfter?: number[];
+  /**
+   * Until the island runs (and so without JavaScript), render the menu as a native
+   * disclosure (<details>) holding its link and form items, so that they still work.
+   */
+  worksWithoutScript?: boolean;
 }
 
 const menuItems = (menu: HTMLElement | null) =>
@@ -36,8 +43,18 @@ function focusMenuItem(menu: HTMLElement | null, index: number) {
   els[(index + els.length) % els.length]?.focus();
 }
 
-export default function Menu({ label, trigger, triggerClassName, items, header, separatorsAfter = [] }: Props) {
+export default function Menu({
+  label,
+  trigger,
+  triggerClassName,
+  items,
+  header,
+  separatorsAfter = [],
+  worksWithoutScript = false,
+}: Props) {
   const [open, setOpen] = useState(false);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLDivElement>(null);
   const id = useId();
@@ -102,6 +119,42 @@ export default function Menu({ label, trigger, triggerClassName, items, header, 
 
   const itemClass = (danger?: boolean) =>
     `flex w-full cursor-pointer items-center rounded-md px-3 py-2 text-left text-sm outline-none select-none focus:bg-slate-100 hover:bg-slate-100 ${danger ? "text-red-700" : "text-slate-800"}`;
+  const panelClass =
+    "absolute top-full right-0 z-50 mt-2 min-w-48 rounded-xl border border-slate-200 bg-white p-1.5 shadow-lg";
+
+  if (worksWithoutScript && !hydrated) {
+    // Server-rendered (and what stays without JavaScript): links and forms in a native
+    // disclosure. Items that need script (onSelect) are left out.
+    return (
+      <details className="relative">
+        <summary
+          className={`${triggerClassName} block cursor-pointer list-none [&::-webkit-details-marker]:hidden`}
+          aria-label={label}
+        >
+          {trigger}
+        </summary>
+        <div className={panelClass}>
+          {header}
+          {items.map((item, i) => (
+            <Fragment key={item.label}>
+              {item.href ? (
+                <a href={item.href} target={item.target} rel={item.rel} className={itemClass(item.danger)}>
+                  {item.label}
+                </a>
+              ) : item.action ? (
+                <form method="post" action={item.action}>
+                  <button type="submit" className={itemClass(item.danger)}>
+                    {item.label}
+                  </button>
+                </form>
+              ) : null}
+              {separatorsAfter.includes(i) && <hr className="my-1 border-slate-200" />}
+            </Fragment>
+          ))}
+        </div>
+      </details>
+    );
+  }
 
   return (
     <div className="relative">
@@ -129,7 +182,7 @@ export default function Menu({ label, trigger, triggerClassName, items, header, 
           aria-label={label}
           tabIndex={-1}
           onKeyDown={onMenuKey}
-          className="absolute top-full right-0 z-50 mt-2 min-w-48 rounded-xl border border-slate-200 bg-white p-1.5 shadow-lg"
+          className={panelClass}
         >
           {header}
           {items.map((item, i) => (
@@ -146,6 +199,13 @@ export default function Menu({ label, trigger, triggerClassName, items, header, 
                 >
                   {item.label}
                 </a>
+              ) : item.action ? (
+                // A real form: Enter or Space on the focused item submits it, with or without script.
+                <form method="post" action={item.action}>
+                  <button type="submit" role="menuitem" tabIndex={-1} className={itemClass(item.danger)}>
+                    {item.label}
+                  </button>
+                </form>
               ) : (
                 <button
                   type="button"

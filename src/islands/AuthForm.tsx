@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
 import { ApiError, api } from "../lib/api";
+import { resolveReturnPath } from "../lib/return-path";
 import { emailSchema, passwordSchema, signInSchema, signUpSchema } from "../lib/validation";
 
 export type AuthMode = "sign-in" | "sign-up" | "forgot" | "reset";
@@ -41,7 +42,13 @@ function firstIssue(result: { success: boolean; error?: { issues: { path: Proper
 }
 
 /** Sign in, sign up, forgot password and reset password: one form, four modes. */
-export default function AuthForm({ mode, redirectTo, providers, token, initialError }: Props) {
+export default function AuthForm({ mode, redirectTo: given, providers, token, initialError }: Props) {
+  // The server already resolved it (src/server/auth-page.ts); resolved again here so that
+  // nothing but a path on this site ever reaches window.location.
+  const redirectTo = resolveReturnPath(
+    given,
+    typeof window === "undefined" ? "http://localhost" : window.location.origin,
+  );
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");

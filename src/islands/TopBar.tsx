@@ -59,10 +59,12 @@ export default function TopBar({ user: initial, path }: Props) {
             triggerClassName="rounded-full ring-offset-2 focus-visible:ring-2 focus-visible:ring-brand-600"
             trigger={<Avatar user={user} size="md" />}
             separatorsAfter={user.isPremium ? [0] : [1]}
+            worksWithoutScript
             items={[
               { label: "Settings", href: "/profile/edit" },
               ...(user.isPremium ? [] : [{ label: "Upgrade to Premium", href: "/subscribe" }]),
-              { label: "Logout", href: "/api/logout" },
+              // A POST (origin-checked): a link or an <img> pointing at the URL cannot sign anyone out.
+              { label: "Logout", action: "/api/logout" },
             ]}
           />
         </div>

@@ -35,6 +35,13 @@ export const usernameSchema = z
   .max(USERNAME_MAX, MESSAGES.usernameLong)
   .regex(/^[A-Za-z0-9_]+$/, MESSAGES.usernameChars);
 
+/** Whether `name` passes the username rule (the one above): what may be looked up or cached as a profile. */
+export const isValidUsername = (name: string): boolean => {
+  if (name.length > USERNAME_MAX) return false; // before parsing: trimming a 15 KB name costs too
+  const result = usernameSchema.safeParse(name);
+  return result.success && result.data === name; // exactly, not after trimming
+};
+
 /** True for an absolute http(s) URL; `javascript:`, `data:` and the like are not. */
 export function isHttpUrl(value: string): boolean {
   if (!/^https?:\/\//i.test(value)) return false;

@@ -2,6 +2,7 @@
 import type { AstroGlobal } from "astro";
 import { clearingCookie, getSessionUser, sessionCookieNames, toUserJson, type UserJson } from "../../api/auth";
 import { getContext } from "../../api/context";
+import { resolveReturnPath } from "../lib/return-path";
 
 export async function pageUser(Astro: Pick<AstroGlobal, "locals" | "request">): Promise<UserJson | null> {
   if (Astro.locals.user !== undefined) return Astro.locals.user;
@@ -18,8 +19,9 @@ export async function requirePageUser(
 ): Promise<UserJson | Response> {
   const user = await pageUser(Astro);
   if (user) return user;
-  const back = Astro.url.pathname + Astro.url.search;
-  return Astro.redirect(`/api/login?redirectTo=${encodeURIComponent(back)}`, 302);
+  const { config } = await getContext();
+  const back = resolveReturnPath(Astro.url.pathname + Astro.url.search, config.origin);
+  return Astro.redirect(back === "/" ? "/api/login" : `/api/login?redirectTo=${encodeURIComponent(back)}`, 302);
 }
 
 /** Expired-session cookies to clear when a signed-in page finds no session. */

@@ -188,6 +188,11 @@ const ROWS: Row[] = [
     expect: all({ status: 302, location: /^\/$/ }),
   },
   {
+    route: "POST /api/logout",
+    call: () => ({ method: "POST", path: "/api/logout", freshSession: true }),
+    expect: all({ status: 303, location: /^\/$/ }),
+  },
+  {
     route: "GET /api/profile/:username",
     call: () => ({ method: "GET", path: `/api/profile/${accounts.free.username}` }),
     expect: all(200),
@@ -540,7 +545,12 @@ describe.skipIf(skipWithoutBuild())("authorization matrix (built server, billing
         expect(res.status, where).toBe(want.status);
         if (want.location) expect(res.headers.get("location") ?? "", where).toMatch(want.location);
         if (want.contains) expect(body, where).toContain(want.contains);
-        if (call.path.startsWith("/api/") && res.status !== 204 && res.status !== 302 && call.method !== "HEAD") {
+        if (
+          call.path.startsWith("/api/") &&
+          res.status !== 204 &&
+          !(res.status >= 300 && res.status < 400) &&
+          call.method !== "HEAD"
+        ) {
           expect(res.headers.get("content-type") ?? "", where).toContain("application/json");
         }
         // Nothing private of an owner reaches anyone else.

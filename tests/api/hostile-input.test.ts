@@ -271,6 +271,7 @@ const FUZZED: Record<string, string> = {
   "POST /api/get-or-create-subscription": "ignored body",
   "POST /api/cancel-subscription": "ignored body",
   "POST /api/create-portal-session": "ignored body",
+  "POST /api/logout": "no body read; ends the caller's session (security-sessions.test.ts, malformed-json.test.ts)",
   "POST /api/stripe/webhook": "raw payloads and signatures",
   "POST /api/upload/profile-image": "multipart, below (real server)",
 };

@@ -348,3 +348,88 @@ describe.skipIf(skipWithoutBuild())("session cookies in production (built server
     expect(problems).toEqual([]);
   });
 });
+
+describe("ending a session takes a POST or a top-level navigation, never a sub-resource", () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startApi();
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  const alive = async (user: ApiUser) =>
+    (await api.fetch("/api/auth/user", { headers: { cookie: user.cookie } })).status === 200;
+
+  /** What a browser sends for <img>, fetch(), <script>, <iframe> and friends pointing at /api/logout. */
+  const SUB_RESOURCES = [
+    "image",
+    "empty",
+    "script",
+    "iframe",
+    "frame",
+    "style",
+    "font",
+    "object",
+    "embed",
+    "audio",
+    "video",
+    "worker",
+    "IMAGE",
+  ];
+
+  test.each(SUB_RESOURCES.map((d) => [d]))(
+    "GET /api/logout with Sec-Fetch-Dest: %s answers 302 to / and changes nothing",
+    async (dest) => {
+      const user = await createUser(api);
+      const res = await api.fetch("/api/logout", {
+        headers: { cookie: user.cookie, "sec-fetch-dest": dest, "sec-fetch-site": "same-origin" },
+      });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe("/");
+      expect(res.headers.getSetCookie()).toEqual([]);
+      expect(await alive(user)).toBe(true);
+    },
+  );
+
+  test.each([
+    [
+      "Sec-Fetch-Dest: document (a top-level navigation)",
+      { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate" },
+    ],
+    ["no Sec-Fetch-Dest (curl, older clients)", {}],
+  ] as const)("GET /api/logout with %s ends the session", async (_label, extra) => {
+    const user = await createUser(api);
+    const res = await api.fetch("/api/logout", { headers: { cookie: user.cookie, ...extra } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/");
+    expect(res.headers.getSetCookie().some((c) => c.includes("session_token=;"))).toBe(true);
+    expect(await alive(user)).toBe(false);
+  });
+
+  test("POST /api/logout from the site (the avatar menu's form) ends the session: 303 to /", async () => {
+    const user = await createUser(api);
+    const res = await api.fetch("/api/logout", {
+      method: "POST",
+      headers: { cookie: user.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.getSetCookie().some((c) => c.includes("session_token=;"))).toBe(true);
+    expect(await alive(user)).toBe(false);
+  });
+
+  test.each([
+    ["another site", "https://evil.example"],
+    ["no Origin", null],
+    ["Origin: null", "null"],
+  ] as const)("POST /api/logout from %s is 403 and the session lives on", async (_label, origin) => {
+    const user = await createUser(api);
+    const res = await api.fetch("/api/logout", { method: "POST", origin, headers: { cookie: user.cookie } });
+    expect(res.status).toBe(403);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(await alive(user)).toBe(true);
+  });
+});

@@ -88,7 +88,10 @@ test.describe("accounts", () => {
     await expect(menu.getByRole("menuitem")).toHaveText(["Settings", "Upgrade to Premium", "Logout"]);
     await expect(menu.getByRole("menuitem", { name: "Settings" })).toHaveAttribute("href", "/profile/edit");
     await expect(menu.getByRole("menuitem", { name: "Upgrade to Premium" })).toHaveAttribute("href", "/subscribe");
-    await expect(menu.getByRole("menuitem", { name: "Logout" })).toHaveAttribute("href", "/api/logout");
+    // Logout is a form POST (an <img> or link pointing at /api/logout cannot sign anyone out).
+    await expect(menu.getByRole("menuitem", { name: "Logout" })).toHaveAttribute("type", "submit");
+    await expect(menu.locator("form:has([role=menuitem])")).toHaveAttribute("action", "/api/logout");
+    await expect(menu.locator("form:has([role=menuitem])")).toHaveAttribute("method", "post");
     await menu.getByRole("menuitem", { name: "Logout" }).click();
 
     // Logged out: the landing page, and the session is gone.

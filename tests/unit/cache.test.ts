@@ -3,7 +3,7 @@
  * not stored, a fill after one is; notifications from Postgres drop what they name.
  */
 import { describe, expect, test } from "bun:test";
-import { Caches, toCachedBody } from "../../api/cache";
+import { type CachedBody, Caches, cachedBodyBytes, toCachedBody } from "../../api/cache";
 
 const body = () => toCachedBody(new Response("[]", { headers: { "content-type": "application/json" } }));
 
@@ -86,5 +86,78 @@ describe("Caches", () => {
     caches.setList("u1", false, await body(), caches.begin());
     caches.applyNotification("not json");
     expect(caches.getList("u1", false)).toBeUndefined();
+  });
+
+  describe("the profile cache's limits", () => {
+    const sized = (bytes: number): CachedBody => ({
+      status: 200,
+      body: new Uint8Array(bytes),
+      headers: [["content-type", "text/html"]],
+      etag: '"x"',
+    });
+
+    test("never holds more bytes than its cap, dropping the least recently used first", () => {
+      const one = cachedBodyBytes(sized(10_000));
+      // Room for about five such pages.
+      const caches = new Caches({ profileBytes: one * 5 + 1_000 });
+      for (const name of ["a_1", "a_2", "a_3", "a_4", "a_5"]) {
+        caches.setProfile(name, "page", null, sized(10_000), caches.begin());
+      }
+      expect(caches.profileCacheEntries).toBe(5);
+      // a_1 is used again: a_2 is now the least recently used.
+      expect(caches.getProfile("a_1", "page")).toBeDefined();
+      caches.setProfile("a_6", "page", null, sized(10_000), caches.begin());
+      expect(caches.profileCacheBytes).toBeLessThanOrEqual(caches.maxProfileBytes);
+      expect(caches.getProfile("a_2", "page")).toBeUndefined();
+      for (const name of ["a_1", "a_3", "a_4", "a_5", "a_6"]) expect(caches.getProfile(name, "page")).toBeDefined();
+      // Many more: the bytes stay under the cap however many names come.
+      for (let i = 0; i < 200; i++) {
+        caches.setProfile(`b_${i}`, "json", null, sized(1_000 + (i % 7) * 3_000), caches.begin());
+        expect(caches.profileCacheBytes).toBeLessThanOrEqual(caches.maxProfileBytes);
+      }
+    });
+
+    test("counts what it drops: bytes go back to zero when everything is invalidated or cleared", () => {
+      const caches = new Caches({ profileBytes: 1_000_000 });
+      caches.setProfile("alice", "page", "u1", sized(5_000), caches.begin());
+      caches.setProfile("alice", "json", "u1", sized(500), caches.begin());
+      caches.setProfile("alice", "json", "u1", sized(700), caches.begin()); // replaced, not added
+      caches.setProfile("bob_1", "json", null, sized(300), caches.begin());
+      const expected = cachedBodyBytes(sized(5_000)) + cachedBodyBytes(sized(700)) + cachedBodyBytes(sized(300));
+      expect(caches.profileCacheBytes).toBeGreaterThanOrEqual(expected);
+      expect(caches.profileCacheBytes).toBeLessThan(expected + 1_000);
+      caches.invalidate({ userId: "u1" });
+      caches.invalidate({ names: ["bob_1"] });
+      expect(caches.profileCacheEntries).toBe(0);
+      expect(caches.profileCacheBytes).toBe(0);
+      caches.setProfile("carol", "page", null, sized(100), caches.begin());
+      caches.clear();
+      expect(caches.profileCacheBytes).toBe(0);
+    });
+
+    test("a body larger than the whole cap is not kept (and keeps nothing else out)", () => {
+      const caches = new Caches({ profileBytes: 50_000 });
+      caches.setProfile("small", "page", null, sized(1_000), caches.begin());
+      caches.setProfile("huge_1", "page", null, sized(60_000), caches.begin());
+      expect(caches.getProfile("huge_1", "page")).toBeUndefined();
+      expect(caches.getProfile("small", "page")).toBeDefined();
+    });
+
+    test.each([
+      ["15 KB of letters", "a".repeat(15_000)],
+      ["51 characters", "a".repeat(51)],
+      ["two characters", "ab"],
+      ["a space", "ali ce"],
+      ["leading spaces", `   alice`],
+      ["a dot", "alice.bob"],
+      ["non-ASCII", "àlice"],
+      ["encoded", "alice%20"],
+    ])("a name that fails the username rule (%s) is never kept", (_label, name) => {
+      const caches = new Caches();
+      caches.setProfile(name, "json", null, sized(100), caches.begin());
+      expect(caches.getProfile(name, "json")).toBeUndefined();
+      expect(caches.profileCacheEntries).toBe(0);
+      expect(caches.profileCacheBytes).toBe(0);
+    });
   });
 });

@@ -13,9 +13,8 @@ import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
 import { imageRoutes, uploadRoutes } from "./images";
-import { badRequest, fieldErrors, HttpError, isDatabaseUnavailable, refuseNul } from "./http";
-import { z } from "zod";
-import { profileUpdateSchema, signUpSchema } from "../src/lib/validation";
+import { HttpError, isDatabaseUnavailable, refuseNul } from "./http";
+import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
 
@@ -33,25 +32,19 @@ function clientIp(c: import("hono").Context<AppEnv>, trustProxy: boolean): strin
 }
 
 /**
- * better-auth writes some fields as it gets them: a NUL character, or `name: null` in
- * update-user, reached Postgres and came back as a 500, and update-user's `image` skipped
- * the rule every other way of setting the avatar follows. Those bodies are checked here
- * with the app's own rules first (hostile-input.test.ts); better-auth checks the rest.
+ * better-auth writes some fields as it gets them: a NUL character reached Postgres and came
+ * back as a 500, and sign-up and update-user stored any name and any `image`. Every body of a
+ * better-auth endpoint that writes user fields is checked here with the app's own rules
+ * first (USER_FIELD_WRITES, api/user-fields.ts); better-auth's database hooks check again.
  */
-const AUTH_BODY_RULES: Record<string, z.ZodType> = {
-  "/api/auth/update-user": z.looseObject({
-    name: signUpSchema.shape.name.optional(),
-    image: profileUpdateSchema.shape.profileImageUrl.unwrap().nullable().optional(),
-  }),
-};
-
-async function checkAuthBody(path: string, request: Request): Promise<void> {
-  const text = await request
+async function checkAuthBody(ctx: AppContext, c: import("hono").Context<AppEnv>): Promise<void> {
+  const path = c.req.path;
+  const text = await c.req.raw
     .clone()
     .text()
     .catch(() => "");
-  const rule = AUTH_BODY_RULES[path];
-  if (!rule && !text.includes("\\u0000")) return;
+  const writes = path in USER_FIELD_WRITES;
+  if (!writes && !text.includes("\\u0000")) return;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -59,11 +52,8 @@ async function checkAuthBody(path: string, request: Request): Promise<void> {
     return; // better-auth answers malformed JSON itself
   }
   refuseNul(body);
-  if (rule) {
-    const result = rule.safeParse(body);
-    if (!result.success) {
-      throw badRequest(result.error.issues[0]?.message ?? "Invalid input", fieldErrors(result.error));
-    }
+  if (writes) {
+    await checkUserFieldWrites(ctx.database.db, path, body, async () => (await c.get("user")())?.id ?? null);
   }
 }
 
@@ -122,7 +112,7 @@ export function createApp(ctx: AppContext) {
   // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
   api.route("/", authRoutes);
   api.on(["GET", "POST"], "/auth/*", async (c) => {
-    if (c.req.method === "POST") await checkAuthBody(c.req.path, c.req.raw);
+    if (c.req.method === "POST") await checkAuthBody(ctx, c);
     return ctx.auth.handler(c.req.raw);
   });
   api.route("/", profileRoutes);

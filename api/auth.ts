@@ -3,7 +3,7 @@
  * calls around it: GET /api/auth/user, /api/login and /api/logout.
  */
 import { betterAuth } from "better-auth";
-import { createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
@@ -17,6 +17,10 @@ import type { AppEnv } from "./env";
 import type { Config } from "./config";
 import { log } from "./log";
 import { createMailer } from "./mail";
+import { checkUserRow, mapProviderProfile, shownAvatar, UserFieldError } from "./user-fields";
+import { avatarSource } from "../src/lib/validation";
+
+type SocialProviders = NonNullable<Parameters<typeof betterAuth>[0]["socialProviders"]>;
 
 /** The header our server stamps with the client's address (clients cannot set it). */
 export const CLIENT_IP_HEADER = "x-stacktrack-client-ip";
@@ -52,13 +56,38 @@ function splitName(name: string): { firstName: string | null; lastName: string |
 
 export function createAuth(config: Config, database: Database, caches: Caches) {
   const sendMail = createMailer(config);
-  const socialProviders: Record<string, { clientId: string; clientSecret: string }> = {};
+  const socialProviders: SocialProviders = {};
+  // The provider's profile becomes a name and an avatar that follow the app's rules.
   if (config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET) {
-    socialProviders.github = { clientId: config.GITHUB_CLIENT_ID, clientSecret: config.GITHUB_CLIENT_SECRET };
+    socialProviders.github = {
+      clientId: config.GITHUB_CLIENT_ID,
+      clientSecret: config.GITHUB_CLIENT_SECRET,
+      mapProfileToUser: (profile) => mapProviderProfile("github", profile),
+    };
   }
   if (config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET) {
-    socialProviders.google = { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET };
+    socialProviders.google = {
+      clientId: config.GOOGLE_CLIENT_ID,
+      clientSecret: config.GOOGLE_CLIENT_SECRET,
+      mapProfileToUser: (profile) => mapProviderProfile("google", profile),
+    };
   }
+  /**
+   * The last line for user fields (api/user-fields.ts): whatever path writes a user row, with
+   * or without a request body, a name or an avatar that breaks its rule is refused (400).
+   */
+  const userFieldsOk = async (
+    data: Record<string, unknown>,
+    who: { userId: string | null; creatingProvider?: string },
+  ) => {
+    try {
+      return await checkUserRow(database.db, data, who);
+    } catch (error) {
+      if (error instanceof UserFieldError)
+        throw new APIError("BAD_REQUEST", { message: error.message, code: "INVALID_USER_FIELD" });
+      throw error;
+    }
+  };
 
   return betterAuth({
     appName: "StackTrack",
@@ -78,6 +107,17 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
     }),
     user: {
       fields: { image: "profileImageUrl" },
+      // A new user's avatar may be a provider's only when that provider creates the account.
+      validateUserInfo: async ({ user, source }) => {
+        if (source.action !== "create-user") return;
+        const creatingProvider = source.method === "oauth" ? source.oauth?.providerId : undefined;
+        try {
+          await checkUserRow(database.db, user, { userId: null, creatingProvider });
+        } catch (error) {
+          if (error instanceof UserFieldError) return { error: "invalid_user_field", errorDescription: error.message };
+          throw error;
+        }
+      },
       additionalFields: {
         firstName: { type: "string", required: false, input: false },
         lastName: { type: "string", required: false, input: false },
@@ -138,7 +178,21 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
     databaseHooks: {
       user: {
         create: {
-          before: async (user) => ({ data: { ...user, ...splitName(user.name ?? "") } }),
+          before: async (user) => {
+            // No upload can be a user's before the user exists; a provider avatar was bound to
+            // its provider by validateUserInfo, so its shape is what is left to check here.
+            const provider = avatarSource(user.image as string | null | undefined);
+            const creatingProvider = provider?.kind === "provider" ? provider.provider : undefined;
+            const checked = await userFieldsOk(user, { userId: null, creatingProvider });
+            const name = checked.name ?? user.name ?? "";
+            return { data: { ...user, ...checked, name, ...splitName(name) } };
+          },
+        },
+        update: {
+          before: async (data, context) => {
+            const userId = (context?.context.session?.user.id as string | undefined) ?? null;
+            return { data: { ...data, ...(await userFieldsOk(data, { userId })) } };
+          },
         },
       },
       session: {
@@ -170,7 +224,7 @@ export function toUserJson(user: schema.User) {
     email: user.email,
     firstName: user.firstName,
     lastName: user.lastName,
-    profileImageUrl: user.profileImageUrl,
+    profileImageUrl: shownAvatar(user.profileImageUrl),
     username: user.username,
     bio: user.bio,
     isPremium: user.isPremium,

@@ -4,9 +4,10 @@
  * metadata and stores it in Postgres; GET /images/:id.webp serves it forever-cacheable.
  */
 import { createHash } from "node:crypto";
-import { and, eq, lt, ne } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
 import { Hono } from "hono";
-import { images } from "../db/schema";
+import { images, users } from "../db/schema";
 import { PROFILE_IMAGE_MAX_BYTES } from "../src/lib/constants";
 import { MESSAGES } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
@@ -77,31 +78,51 @@ export const uploadRoutes = new Hono<AppEnv>().post("/upload/profile-image", asy
   if (file.size === 0) throw notAnImage();
 
   const webp = await toAvatarWebp(new Uint8Array(await file.arrayBuffer()));
-  const id = createHash("sha256").update(webp).digest("base64url").slice(0, 32);
+  const id = imageId(user.id, webp);
   const db = ctx.database.db;
   await db
     .insert(images)
     .values({ id, userId: user.id, contentType: "image/webp", data: webp, byteSize: webp.byteLength })
     .onConflictDoNothing();
   // Uploads that never became this user's avatar are cleared after an hour.
-  const current = user.profileImageUrl?.match(/^\/images\/([A-Za-z0-9_-]+)\.webp$/)?.[1] ?? "";
-  await db
-    .delete(images)
-    .where(
-      and(
-        eq(images.userId, user.id),
-        ne(images.id, id),
-        ne(images.id, current),
-        lt(images.createdAt, new Date(Date.now() - 60 * 60 * 1000)),
-      ),
-    );
+  await deleteUnshown(
+    db,
+    and(eq(images.userId, user.id), ne(images.id, id), lt(images.createdAt, new Date(Date.now() - 60 * 60 * 1000))),
+  );
   return c.json({ imageUrl: `/images/${id}.webp` }, 201);
 });
 
-/** Removes the user's stored images other than `keepUrl` (after the avatar changes). */
-export async function pruneImages(db: import("../db/client").Db, userId: string, keepUrl: string | null) {
-  const keep = keepUrl?.match(/^\/images\/([A-Za-z0-9_-]+)\.webp$/)?.[1] ?? "";
-  await db.delete(images).where(and(eq(images.userId, userId), ne(images.id, keep)));
+/**
+ * An image's id: the hash of its owner and its bytes. Two users who upload the same picture
+ * get two rows, so neither can delete the other's (README, "Profile images"). Rows stored
+ * before (migration 0004), keyed by the bytes alone, keep their ids and URLs.
+ */
+export function imageId(userId: string, webp: Uint8Array): string {
+  return createHash("sha256").update(userId).update("\u0000").update(webp).digest("base64url").slice(0, 32);
+}
+
+/**
+ * No user shows the row's URL as their avatar, read by the deleting statement itself (not from
+ * a remembered user row, which may be a moment old): an image is never deleted while anyone
+ * points at it. (Every user who shows /images/<id>.webp also owns a row with that id: the
+ * ownership check on every write, and migration 0004 for older data.) Hash index on
+ * users.profile_image_url (migration 0004).
+ */
+const notPointedAt = sql`not exists (select 1 from ${users} where ${users.profileImageUrl} = '/images/' || ${images.id} || '.webp')`;
+
+/**
+ * Deletes the images `which` selects, by id, unless someone shows them. By id: a picture
+ * stored before migration 0004 may have a row for each user who showed it, and the last of them
+ * to stop showing it takes every copy with it.
+ */
+async function deleteUnshown(db: Db, which: SQL | undefined) {
+  const ids = db.select({ id: images.id }).from(images).where(which);
+  await db.delete(images).where(and(inArray(images.id, ids), notPointedAt));
+}
+
+/** Removes the user's stored images nobody shows any more (after the avatar changes). */
+export async function pruneImages(db: Db, userId: string) {
+  await deleteUnshown(db, eq(images.userId, userId));
 }
 
 export const imageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:file", async (c) => {

@@ -12,6 +12,7 @@ import { BatchedLimiter, LIMITS } from "./rate-limit";
 import { serveCached, toCachedBody } from "./cache";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
+import { avatarAllowed, invalidAvatar, shownAvatar } from "./user-fields";
 
 const limiters = new WeakMap<AppContext, BatchedLimiter>();
 /** Per-address limit on the public profile API, shared across instances (see rate-limit.ts). */
@@ -31,7 +32,7 @@ export function toPublicUser(user: User) {
   return {
     username: user.username,
     bio: user.bio,
-    profileImageUrl: user.profileImageUrl,
+    profileImageUrl: shownAvatar(user.profileImageUrl),
     isPremium: user.isPremium,
     instagramUrl: user.instagramUrl,
     twitterUrl: user.twitterUrl,
@@ -97,7 +98,13 @@ export const profileRoutes = new Hono<AppEnv>()
       changes.username = input.username;
     }
     if (input.bio !== undefined) changes.bio = input.bio.trim() === "" ? null : input.bio;
-    if (input.profileImageUrl !== undefined) changes.profileImageUrl = input.profileImageUrl || null;
+    if (input.profileImageUrl !== undefined) {
+      // The shape passed the schema; the image must also be this user's (api/user-fields.ts).
+      if (!(await avatarAllowed(c.get("ctx").database.db, input.profileImageUrl, { userId: user.id }))) {
+        throw invalidAvatar("profileImageUrl");
+      }
+      changes.profileImageUrl = input.profileImageUrl || null;
+    }
     for (const key of SOCIAL_FIELDS) {
       const value = input[key];
       if (value !== undefined) changes[key] = value === "" ? null : value;
@@ -114,7 +121,7 @@ export const profileRoutes = new Hono<AppEnv>()
       c.get("ctx").caches.invalidate({ userId: user.id, names: [user.username, updated.username] });
       if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== user.profileImageUrl) {
         // The old avatar is no longer anyone's: remove it.
-        await pruneImages(c.get("ctx").database.db, user.id, updated.profileImageUrl);
+        await pruneImages(c.get("ctx").database.db, user.id);
       }
       return c.json(toUserJson(updated));
     } catch (error) {

@@ -11,6 +11,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -60,6 +61,9 @@ export const users = pgTable(
     // Usernames are unique case-insensitively: `Alice` and `alice` are one name.
     uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
     uniqueIndex("users_stripe_customer_key").on(t.stripeCustomerId),
+    // Is an image still someone's avatar? (api/images.ts). Hash: a URL can be longer than a
+    // btree entry may be, and only equality is asked.
+    index("users_profile_image_url_idx").using("hash", t.profileImageUrl),
   ],
 );
 
@@ -152,8 +156,12 @@ export const supplements = pgTable(
 export const images = pgTable(
   "images",
   {
-    /** Content hash: the URL of an image never changes meaning, so it can be cached forever. */
-    id: text("id").primaryKey(),
+    /**
+     * Hash of the owner and the bytes (api/images.ts imageId): the URL of an image never changes
+     * meaning, so it can be cached forever. Rows from before migration 0004 are keyed by the
+     * bytes alone, and one id may then have a row for each user who shows it.
+     */
+    id: text("id").notNull(),
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -162,7 +170,7 @@ export const images = pgTable(
     byteSize: integer("byte_size").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("images_user_id_idx").on(t.userId)],
+  (t) => [primaryKey({ columns: [t.id, t.userId] }), index("images_user_id_idx").on(t.userId)],
 );
 
 /** Stripe event ids already processed, so a redelivered event has one effect. */

@@ -22,6 +22,8 @@ export const PREMIUM_PRICE_CENTS = 499;
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 50;
 export const BIO_MAX = 500;
+/** The display name (better-auth's `name`). */
+export const NAME_MAX = 100;
 export const SUPPLEMENT_TEXT_MAX = 100;
 export const NOTES_MAX = 1000;
 export const URL_MAX = 2048;

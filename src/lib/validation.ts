@@ -6,6 +6,7 @@ import { z } from "zod";
 import {
   BIO_MAX,
   MAX_SUPPLEMENTS,
+  NAME_MAX,
   NOTES_MAX,
   PASSWORD_MAX,
   PASSWORD_MIN,
@@ -26,6 +27,9 @@ export const MESSAGES = {
   imageType: "Please select a valid image file",
   imageSize: "Image must be smaller than 5MB",
   tooManySupplements: `You can track at most ${MAX_SUPPLEMENTS} supplements`,
+  nameRequired: "Please enter your name",
+  nameLong: `Name must be at most ${NAME_MAX} characters`,
+  nameChars: "Name cannot contain control characters",
 } as const;
 
 export const usernameSchema = z
@@ -62,16 +66,75 @@ export const optionalUrlSchema = z
 
 export const bioSchema = z.string({ message: MESSAGES.bioLong }).max(BIO_MAX, MESSAGES.bioLong);
 
+/**
+ * Where an avatar may come from, by the shape of its URL (the one rule; the server adds the
+ * ownership check, api/user-fields.ts):
+ * - `none`: empty (no avatar);
+ * - `upload`: `/images/<id>.webp`, an image uploaded here (exactly that: no query, no dots,
+ *   no encoding);
+ * - `provider`: the https avatar of a sign-in provider, on that provider's own avatar host
+ *   (no userinfo, no port, written in the canonical form a URL parser gives back, so
+ *   `HTTPS://`, `https://host:443/`, a trailing dot or a backslash are refused).
+ * Anything else (another URL of this site, a third-party URL, `javascript:`, `data:`) is null.
+ */
+export type AvatarSource =
+  | { kind: "none" }
+  | { kind: "upload"; id: string }
+  | { kind: "provider"; provider: AvatarProvider };
+export type AvatarProvider = "github" | "google";
+
+/** The hosts each provider serves its users' avatars from (and nothing else). */
+export const AVATAR_PROVIDER_HOSTS: Record<AvatarProvider, (host: string) => boolean> = {
+  github: (host) => host === "avatars.githubusercontent.com",
+  // Google's profile photos come from lh3 (formerly lh4-lh6); other *.googleusercontent.com
+  // hosts serve content users publish (Apps Script pages, Drive files), so they are not allowed.
+  google: (host) => /^lh[3-6]\.googleusercontent\.com$/.test(host),
+};
+
+export const UPLOADED_IMAGE_PATH = /^\/images\/([A-Za-z0-9_-]{16,64})\.webp$/;
+
+export function avatarSource(value: string | null | undefined): AvatarSource | null {
+  if (value === null || value === undefined || value === "") return { kind: "none" };
+  if (typeof value !== "string" || value.length > URL_MAX) return null;
+  const upload = UPLOADED_IMAGE_PATH.exec(value);
+  if (upload?.[1]) return { kind: "upload", id: upload[1] };
+  if (!value.startsWith("https://")) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.href !== value || url.protocol !== "https:" || url.username || url.password || url.port) return null;
+  for (const provider of Object.keys(AVATAR_PROVIDER_HOSTS) as AvatarProvider[]) {
+    if (AVATAR_PROVIDER_HOSTS[provider](url.hostname)) return { kind: "provider", provider };
+  }
+  return null;
+}
+
+/** An avatar URL of an allowed shape (see avatarSource), or the empty string. Not trimmed. */
+export const avatarUrlSchema = z
+  .string({ message: MESSAGES.url })
+  .max(URL_MAX, MESSAGES.url)
+  .refine((v) => avatarSource(v) !== null, MESSAGES.url);
+
+/** C0 control characters and DEL: never part of a name. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** The display name (better-auth's `name`): sign-up, update-user and the social sign-in mapping. */
+export const nameSchema = z
+  .string({ message: MESSAGES.nameRequired })
+  .trim()
+  .min(1, MESSAGES.nameRequired)
+  .max(NAME_MAX, MESSAGES.nameLong)
+  .refine((v) => !CONTROL_CHARACTERS.test(v), MESSAGES.nameChars);
+
 /** PUT /api/profile: any subset of the editable fields; unknown fields are ignored. */
 export const profileUpdateSchema = z.object({
   username: usernameSchema.optional(),
   bio: bioSchema.optional(),
-  profileImageUrl: z
-    .string({ message: MESSAGES.url })
-    .trim()
-    .max(URL_MAX, MESSAGES.url)
-    .refine((v) => v === "" || /^\/images\/[A-Za-z0-9_.-]+$/.test(v) || isHttpUrl(v), MESSAGES.url)
-    .optional(),
+  profileImageUrl: z.string({ message: MESSAGES.url }).trim().pipe(avatarUrlSchema).optional(),
   instagramUrl: optionalUrlSchema.optional(),
   twitterUrl: optionalUrlSchema.optional(),
   facebookUrl: optionalUrlSchema.optional(),
@@ -125,7 +188,7 @@ export const passwordSchema = z
   .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
 
 export const signUpSchema = z.object({
-  name: z.string().trim().min(1, "Please enter your name").max(100, "Name must be at most 100 characters"),
+  name: nameSchema,
   email: emailSchema,
   password: passwordSchema,
 });

@@ -7,7 +7,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { images } from "../../db/schema";
+import { images, users } from "../../db/schema";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { pruneImages, toAvatarWebp } from "../../api/images";
+import { avatarAllowed } from "../../api/user-fields";
+import { type TestDatabase, withDatabase } from "../support/db";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, userRow } from "../support/users";
 
@@ -379,5 +386,221 @@ describe("upload rate limit (RATE_LIMIT=on)", () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await send(second)).status).toBe(201);
+  });
+});
+
+/**
+ * Issue 12, finding 4: one user could delete another's avatar. Images were keyed by the hash of
+ * their bytes with the first uploader as owner; now each user's upload is their own row, an
+ * image is never deleted while anyone shows it, and rows stored the old way are shared out by
+ * migration 0004 so that every stored avatar URL is still served.
+ */
+describe("no user can delete another user's avatar", () => {
+  const setAvatar = async (who: ApiUser, url: string) => {
+    const res = await api.fetch("/api/profile", {
+      method: "PUT",
+      headers: { cookie: who.cookie },
+      body: { profileImageUrl: url },
+    });
+    expect(res.status).toBe(200);
+  };
+  const uploadAs = async (who: ApiUser, bytes: Uint8Array<ArrayBuffer>) => {
+    const res = await upload(bytes, "same.png", "image/png", who);
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { imageUrl: string }).imageUrl;
+  };
+  const status = async (url: string) => {
+    const res = await api.fetch(url, { headers: {} });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  const idOf = (url: string) => url.slice("/images/".length, -".webp".length);
+  /** Makes the user's stored images look older than the hour an unused upload is kept. */
+  const age = (who: Pick<ApiUser, "id">) =>
+    api.ctx.database.db
+      .update(images)
+      .set({ createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000) })
+      .where(eq(images.userId, who.id));
+
+  test("two users upload the same picture: the first clears, then replaces theirs; the second's URL still answers 200", async () => {
+    const [first, second] = [await createUser(api), await createUser(api)];
+    const same = new Uint8Array(await picture(90, 90).png().toBuffer());
+    const firstUrl = await uploadAs(first, same);
+    const secondUrl = await uploadAs(second, same);
+    await setAvatar(first, firstUrl);
+    await setAvatar(second, secondUrl);
+
+    await setAvatar(first, ""); // clears: first's image is deleted…
+    expect(await status(firstUrl === secondUrl ? "/images/none.webp" : firstUrl)).toBe(404);
+    expect(await status(secondUrl)).toBe(200); // …never second's
+
+    await setAvatar(first, await uploadAs(first, same));
+    await setAvatar(first, await uploadAs(first, new Uint8Array(await picture(91, 90).png().toBuffer()))); // replaces
+    expect(await status(secondUrl)).toBe(200);
+    expect((await userRow(api, second)).profileImageUrl).toBe(secondUrl);
+    // And second can still save their own avatar (it is theirs).
+    await setAvatar(second, secondUrl);
+  });
+
+  test("the same picture uploaded by two users is two images, each owned by its uploader", async () => {
+    const [first, second] = [await createUser(api), await createUser(api)];
+    const same = new Uint8Array(await picture(60, 60).png().toBuffer());
+    const a = await uploadAs(first, same);
+    const b = await uploadAs(second, same);
+    expect(a).not.toBe(b);
+    const owners = await api.ctx.database.db.select({ id: images.id, userId: images.userId }).from(images);
+    expect(owners.filter((r) => r.id === idOf(a)).map((r) => r.userId)).toEqual([first.id]);
+    expect(owners.filter((r) => r.id === idOf(b)).map((r) => r.userId)).toEqual([second.id]);
+    // Uploading it again gives the same URL (and no second row).
+    expect(await uploadAs(first, same)).toBe(a);
+  });
+
+  test("cleanup never deletes an image someone shows; it still deletes what nobody shows", async () => {
+    const [owner, viewer] = [await createUser(api), await createUser(api)];
+    const shown = await uploadAs(owner, new Uint8Array(await picture(70, 71).png().toBuffer()));
+    const unused = await uploadAs(owner, new Uint8Array(await picture(70, 72).png().toBuffer()));
+    // Another user shows the owner's image (as users whose avatars were stored before
+    // migration 0004 did, when the first uploader of a picture owned the only row).
+    await api.ctx.database.db.update(users).set({ profileImageUrl: shown }).where(eq(users.id, viewer.id));
+    await age(owner);
+
+    // An upload clears the owner's unused uploads older than an hour…
+    await uploadAs(owner, new Uint8Array(await picture(70, 73).png().toBuffer()));
+    expect(await status(unused)).toBe(404);
+    expect(await status(shown)).toBe(200);
+
+    // …and changing the avatar clears the owner's replaced ones.
+    const mine = await uploadAs(owner, new Uint8Array(await picture(70, 74).png().toBuffer()));
+    await setAvatar(owner, mine);
+    await setAvatar(owner, "");
+    expect(await status(mine)).toBe(404);
+    expect(await status(shown)).toBe(200);
+
+    // Once nobody shows it, it goes with the owner's next clean-up.
+    await api.ctx.database.db.update(users).set({ profileImageUrl: null }).where(eq(users.id, viewer.id));
+    await setAvatar(owner, await uploadAs(owner, new Uint8Array(await picture(70, 75).png().toBuffer())));
+    expect(await status(shown)).toBe(404);
+  });
+
+  test("an upload's clean-up keeps the owner's current avatar, read from the database at that moment", async () => {
+    const owner = await createUser(api);
+    const current = await uploadAs(owner, new Uint8Array(await picture(80, 81).png().toBuffer()));
+    // Set behind the app's back (as another instance would): this instance's remembered row is stale.
+    await api.fetch("/api/auth/user", { headers: { cookie: owner.cookie } });
+    await api.ctx.database.db.update(users).set({ profileImageUrl: current }).where(eq(users.id, owner.id));
+    await age(owner);
+    await uploadAs(owner, new Uint8Array(await picture(80, 82).png().toBuffer()));
+    expect(await status(current)).toBe(200);
+  });
+});
+
+describe("migration 0004: avatars stored the old way (one row per picture, first uploader owns it)", () => {
+  /** db/migrations as it was before `tag`: a copy without that migration and the later ones. */
+  function migrationsBefore(tag: string): string {
+    const dir = mkdtempSync(join(tmpdir(), "st-migrations-"));
+    cpSync(join(import.meta.dir, "../../db/migrations"), dir, { recursive: true });
+    const path = join(dir, "meta/_journal.json");
+    const journal = JSON.parse(readFileSync(path, "utf8")) as { entries: { tag: string }[] };
+    const at = journal.entries.findIndex((e) => e.tag === tag);
+    expect(at).toBeGreaterThan(0);
+    journal.entries = journal.entries.slice(0, at);
+    writeFileSync(path, JSON.stringify(journal));
+    return dir;
+  }
+
+  const SHARED = "LegacySharedPicture0123456789ab";
+  const LEGACY_USERS = [
+    ["legacy_first", "first@legacy.example", `/images/${SHARED}.webp`], // uploaded it first: owns the row
+    ["legacy_second", "second@legacy.example", `/images/${SHARED}.webp`], // uploaded the same picture later
+    ["legacy_none", "none@legacy.example", null],
+  ] as const;
+
+  /** A database migrated up to 0003 holding the old-style rows, as a TestDatabase for startApi. */
+  async function legacyDatabase(webp: Uint8Array): Promise<TestDatabase> {
+    const folder = migrationsBefore("0004_images_per_user");
+    try {
+      const serverUrl = process.env.TEST_DATABASE_URL;
+      if (serverUrl) {
+        const name = `st_legacy_${crypto.randomUUID().slice(0, 8)}`;
+        const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+        await admin.unsafe(`create database "${name}"`);
+        await admin.end();
+        const url = withDatabase(serverUrl, name);
+        const sql = postgres(url, { max: 1, onnotice: () => {} });
+        const { drizzle } = await import("drizzle-orm/postgres-js");
+        const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+        await migrate(drizzle({ client: sql }), { migrationsFolder: folder });
+        for (const [id, email, avatar] of LEGACY_USERS) {
+          await sql`insert into users (id, email, name, profile_image_url) values (${id}, ${email}, 'Legacy', ${avatar})`;
+        }
+        await sql`insert into images (id, user_id, content_type, data, byte_size)
+                  values (${SHARED}, 'legacy_first', 'image/webp', ${Buffer.from(webp)}, ${webp.byteLength})`;
+        await sql.end();
+        return {
+          env: { DATABASE_URL: url },
+          drop: async () => {
+            const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+            await admin.unsafe(`drop database if exists "${name}" with (force)`);
+            await admin.end();
+          },
+        };
+      }
+      const root = mkdtempSync(join(tmpdir(), "st-legacy-"));
+      const { PGlite } = await import("@electric-sql/pglite");
+      const { drizzle } = await import("drizzle-orm/pglite");
+      const { migrate } = await import("drizzle-orm/pglite/migrator");
+      const client = await PGlite.create(join(root, "pglite"));
+      await migrate(drizzle({ client }), { migrationsFolder: folder });
+      for (const [id, email, avatar] of LEGACY_USERS) {
+        await client.query("insert into users (id, email, name, profile_image_url) values ($1, $2, 'Legacy', $3)", [
+          id,
+          email,
+          avatar,
+        ]);
+      }
+      await client.query(
+        "insert into images (id, user_id, content_type, data, byte_size) values ($1, 'legacy_first', 'image/webp', $2, $3)",
+        [SHARED, webp, webp.byteLength],
+      );
+      await client.close();
+      return { env: { DATA_DIR: root }, drop: async () => rmSync(root, { recursive: true, force: true }) };
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  let legacy: TestApi;
+  beforeAll(async () => {
+    const webp = await toAvatarWebp(new Uint8Array(await picture(64, 64).png().toBuffer()));
+    legacy = await startApi({}, { database: await legacyDatabase(webp) });
+  }, 120_000);
+  afterAll(async () => {
+    await legacy?.close();
+  });
+
+  test("every stored avatar is still served at its URL, each of its users owns it, and one clearing it leaves it for the other", async () => {
+    const db = legacy.ctx.database.db;
+    const url = `/images/${SHARED}.webp`;
+    const served = async () => {
+      const res = await legacy.fetch(url, { headers: {} });
+      await res.arrayBuffer();
+      return res.status;
+    };
+    expect(await served()).toBe(200);
+    const owners = await db.select({ userId: images.userId }).from(images).where(eq(images.id, SHARED));
+    expect(owners.map((o) => o.userId).sort()).toEqual(["legacy_first", "legacy_second"]);
+    // Each may keep it as their avatar (PUT /api/profile's ownership check); nobody else may.
+    expect(await avatarAllowed(db, url, { userId: "legacy_first" })).toBe(true);
+    expect(await avatarAllowed(db, url, { userId: "legacy_second" })).toBe(true);
+    expect(await avatarAllowed(db, url, { userId: "legacy_none" })).toBe(false);
+
+    // The first uploader clears theirs: the second's avatar is still served.
+    await db.update(users).set({ profileImageUrl: null }).where(eq(users.id, "legacy_first"));
+    await pruneImages(db, "legacy_first");
+    expect(await served()).toBe(200);
+    // The second clears theirs too: now nobody shows it, and it is gone.
+    await db.update(users).set({ profileImageUrl: null }).where(eq(users.id, "legacy_second"));
+    await pruneImages(db, "legacy_second");
+    expect(await served()).toBe(404);
   });
 });

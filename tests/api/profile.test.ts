@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
-import { supplements, users } from "../../db/schema";
+import { images, supplements, users } from "../../db/schema";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { type ServerProcess, skipWithoutBuild, startServer } from "../support/process";
 import { startApi, type TestApi } from "../support/server";
@@ -36,6 +36,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
 });
+
+/** An image row of `owner`'s (what an upload stores), so that `url` may be their avatar. */
+const PAT_AVATAR = "/images/pat_avatar_0123456789ab.webp";
+async function ownImage(owner: ApiUser, url: string) {
+  const id = url.slice("/images/".length, -".webp".length);
+  const data = new Uint8Array([0x52, 0x49, 0x46, 0x46]);
+  await api.ctx.database.db
+    .insert(images)
+    .values({ id, userId: owner.id, contentType: "image/webp", data, byteSize: 4 });
+}
 
 interface ErrorBody {
   message: string;
@@ -240,12 +250,13 @@ describe("PUT /api/profile: bio, URLs and the body", () => {
     expect(after.twitterUrl).toBe(body.twitterUrl as string);
   });
 
-  test("profileImageUrl must be one of our /images URLs or http(s)", async () => {
+  test("profileImageUrl must be an image of this user's or empty (the full table: user-fields.test.ts)", async () => {
     await expectRefused(user, { profileImageUrl: "javascript:alert(1)" }, 400, BAD_URL, "profileImageUrl");
     await expectRefused(user, { profileImageUrl: "data:image/png;base64,AAAA" }, 400, BAD_URL, "profileImageUrl");
-    const ok = await put(user, { profileImageUrl: "https://cdn.example/avatar.png" });
-    expect(ok.status).toBe(200);
-    expect((await userRow(api, user)).profileImageUrl).toBe("https://cdn.example/avatar.png");
+    await expectRefused(user, { profileImageUrl: "https://cdn.example/avatar.png" }, 400, BAD_URL, "profileImageUrl");
+    const other = await createUser(api);
+    await ownImage(other, "/images/other_avatar_0123456789.webp");
+    await expectRefused(user, { profileImageUrl: "/images/other_avatar_0123456789.webp" }, 400, BAD_URL);
     expect((await put(user, { profileImageUrl: "" })).status).toBe(200);
     expect((await userRow(api, user)).profileImageUrl).toBeNull();
   });
@@ -346,12 +357,14 @@ describe("GET /api/profile/{username}", () => {
   let owner: ApiUser;
   beforeAll(async () => {
     owner = await createUser(api, { name: "Secret Person", username: "Public_Pat" });
-    await put(owner, {
+    await ownImage(owner, PAT_AVATAR);
+    const res = await put(owner, {
       bio: "Morning stack",
       instagramUrl: "https://instagram.com/pat",
       websiteUrl: "https://pat.example",
-      profileImageUrl: "https://cdn.example/pat.png",
+      profileImageUrl: PAT_AVATAR,
     });
+    expect(res.status).toBe(200);
     await api.ctx.database.db
       .update(users)
       .set({ stripeCustomerId: "cus_PRIVATE", isPremium: true })
@@ -386,7 +399,7 @@ describe("GET /api/profile/{username}", () => {
         bio: "Morning stack",
         instagramUrl: "https://instagram.com/pat",
         websiteUrl: "https://pat.example",
-        profileImageUrl: "https://cdn.example/pat.png",
+        profileImageUrl: PAT_AVATAR,
       });
       expect(body.supplements.map((s) => s.name)).toEqual(["First", "Second", "Third"]);
       // The list carries id, name, quantity type and frequency: no notes, no links.

@@ -16,7 +16,7 @@ import type { Config } from "./config";
 import { log } from "./log";
 import { createMailer } from "./mail";
 
-/** The header our server stamps with the client's address (clients cannot set it). */
+/** The header the app middleware stamps with the client's address, replacing any a client sent. */
 export const CLIENT_IP_HEADER = "x-stacktrack-client-ip";
 
 function splitName(name: string): { firstName: string | null; lastName: string | null } {
@@ -98,7 +98,9 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
     advanced: {
       useSecureCookies: config.production,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.production },
-      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      // Only the address the app middleware stamps (api/client-address.ts), never a header a
+      // client wrote; IPv6 counted by its /64, as rateLimitKey does for our limits.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 64 },
     },
     databaseHooks: {
       user: {

@@ -7,6 +7,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { createApp } from "./api/app";
+import { clientAddress } from "./api/client-address";
+import type { HostEnv } from "./api/env";
 import { PROFILE_USER_HEADER, serveCached, toCachedBody } from "./api/cache";
 import { isReservedUsername } from "./src/lib/constants";
 import { isValidUsername } from "./src/lib/validation";
@@ -277,22 +279,22 @@ async function main() {
     return serveCached(body, request);
   }
 
-  async function route(request: Request, url: URL, server: Bun.Server<undefined>): Promise<Response> {
+  async function route(request: Request, url: URL, env: HostEnv): Promise<Response> {
     const declared = Number(request.headers.get("content-length") ?? "0");
     if (declared > MAX_BODY_BYTES) return bodyTooLarge();
     const limited = limitBody(request, MAX_BODY_BYTES);
     if (limited.request !== request) {
-      // The client address is the original request's (Hono asks the server for it).
-      const env = { requestIP: () => server.requestIP(request) } as unknown as Bun.Server<undefined>;
+      // A copy the socket does not know: the client address was decided from the original
+      // request (env.clientAddress), which is what the app uses.
       const response = await dispatch(limited.request, url, env);
       return limited.exceeded() ? bodyTooLarge() : response;
     }
-    return dispatch(request, url, server);
+    return dispatch(request, url, env);
   }
 
-  async function dispatch(request: Request, url: URL, server: Bun.Server<undefined>): Promise<Response> {
+  async function dispatch(request: Request, url: URL, env: HostEnv): Promise<Response> {
     const path = url.pathname;
-    if (path === "/api" || path.startsWith("/api/") || path.startsWith("/images/")) return api.fetch(request, server);
+    if (path === "/api" || path.startsWith("/api/") || path.startsWith("/images/")) return api.fetch(request, env);
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.
       if (path === "/" && request.headers.get("cookie")?.includes("session_token")) {
@@ -314,6 +316,18 @@ async function main() {
       const started = performance.now();
       inFlight++;
       let url: URL | undefined;
+      // Decided once, when first asked (the API's limits, the log line), from the socket.
+      let address: { value: string | undefined } | undefined;
+      const addressOf = () => {
+        address ??= {
+          value: clientAddress({
+            forwardedFor: request.headers.get("x-forwarded-for"),
+            socketAddress: server.requestIP(request)?.address,
+            hops: config.TRUST_PROXY,
+          }),
+        };
+        return address.value;
+      };
       let response: Response;
       try {
         url = requestUrl(request);
@@ -321,7 +335,7 @@ async function main() {
           response = badHost();
           return finish(response);
         }
-        const work = route(request, url, server);
+        const work = route(request, url, { server, clientAddress: addressOf });
         const answer = await withTroubleDeadline(work);
         if (answer === DEADLINE) {
           work.catch(() => {}); // abandoned: its outcome no longer matters
@@ -363,6 +377,7 @@ async function main() {
             path: url?.pathname ?? "(no usable host)",
             status: secured.status,
             ms: Math.round((performance.now() - started) * 10) / 10,
+            ip: addressOf(),
           });
         }
         return secured;

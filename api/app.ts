@@ -6,8 +6,9 @@ import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
 import { authRoutes, CLIENT_IP_HEADER, getSessionUser } from "./auth";
 import { billingRoutes } from "./billing";
+import { clientAddress } from "./client-address";
 import type { User } from "../db/schema";
-import type { AppEnv } from "./env";
+import type { AppEnv, HostEnv } from "./env";
 import type { AppContext } from "./context";
 import { health } from "./health";
 import { profileRoutes } from "./profile";
@@ -18,16 +19,31 @@ import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
 
-/** The client's address: the socket's, or the proxy's X-Forwarded-For when trusted. */
-function clientIp(c: import("hono").Context<AppEnv>, trustProxy: boolean): string | undefined {
-  if (trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+/** The address of the socket the request came in on (none outside Bun.serve, e.g. astro dev). */
+function socketAddress(c: import("hono").Context<AppEnv>): string | undefined {
   try {
     return getConnInfo(c).remote.address;
   } catch {
-    return undefined; // not running under Bun.serve (astro dev)
+    return undefined;
+  }
+}
+
+/**
+ * Hands better-auth the address we decided, in the one header it reads: whatever a client
+ * sent in that header is replaced (or removed). Should the request's headers be immutable,
+ * the request is replaced by a copy that carries ours.
+ */
+function stampClientAddress(c: import("hono").Context<AppEnv>, address: string | undefined) {
+  const apply = (headers: Headers) => {
+    if (address) headers.set(CLIENT_IP_HEADER, address);
+    else headers.delete(CLIENT_IP_HEADER);
+  };
+  try {
+    apply(c.req.raw.headers);
+  } catch {
+    const headers = new Headers(c.req.raw.headers);
+    apply(headers);
+    c.req.raw = new Request(c.req.raw, { headers });
   }
 }
 
@@ -88,13 +104,17 @@ export function createApp(ctx: AppContext) {
   app.use(async (c, next) => {
     c.set("ctx", ctx);
     c.set("requestId", c.req.header("x-request-id") ?? crypto.randomUUID());
-    const ip = clientIp(c, ctx.config.TRUST_PROXY);
-    try {
-      if (ip) c.req.raw.headers.set(CLIENT_IP_HEADER, ip);
-      else c.req.raw.headers.delete(CLIENT_IP_HEADER);
-    } catch {
-      // immutable headers: better-auth then sees no address
-    }
+    const decided = (c.env as Partial<HostEnv> | undefined)?.clientAddress;
+    const address =
+      typeof decided === "function"
+        ? decided()
+        : clientAddress({
+            forwardedFor: c.req.raw.headers.get("x-forwarded-for"),
+            socketAddress: socketAddress(c),
+            hops: ctx.config.TRUST_PROXY,
+          });
+    c.set("clientAddress", address);
+    stampClientAddress(c, address);
     let user: Promise<User | null> | undefined;
     c.set("user", () => {
       user ??= getSessionUser(ctx, c.req.raw.headers);

@@ -22,7 +22,7 @@ import { avatarSource } from "../src/lib/validation";
 
 type SocialProviders = NonNullable<Parameters<typeof betterAuth>[0]["socialProviders"]>;
 
-/** The header our server stamps with the client's address (clients cannot set it). */
+/** The header the app middleware stamps with the client's address, replacing any a client sent. */
 export const CLIENT_IP_HEADER = "x-stacktrack-client-ip";
 
 /** better-auth's fields that name where the browser goes next, in bodies and query strings. */
@@ -163,7 +163,9 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
     advanced: {
       useSecureCookies: config.production,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.production },
-      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      // Only the address the app middleware stamps (api/client-address.ts), never a header a
+      // client wrote; IPv6 counted by its /64, as rateLimitKey does for our limits.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER], ipv6Subnet: 64 },
     },
     hooks: {
       // Every endpoint, whoever calls it (HTTP or auth.api): a return path that is not a

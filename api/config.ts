@@ -4,6 +4,7 @@
  * a message that names the variable.
  */
 import { z } from "zod";
+import { MAX_PROXY_HOPS } from "./client-address";
 
 const optionalString = z
   .string()
@@ -51,11 +52,25 @@ const envSchema = z
     /** Where the Stripe SDK sends requests (a local Stripe-compatible server in tests). */
     STRIPE_API_BASE: optionalUrl("e.g. http://127.0.0.1:12111"),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-    /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+    /**
+     * How many proxies in front of the app append to X-Forwarded-For: the client is the
+     * entry that many places from the right (api/client-address.ts). `true` = 1, `false` = 0.
+     */
     TRUST_PROXY: z
-      .enum(["true", "false"])
+      .string()
+      .trim()
       .default("false")
-      .transform((v) => v === "true"),
+      .transform((value, ctx) => {
+        if (value === "" || value === "false") return 0;
+        if (value === "true") return 1;
+        const hops = /^\d{1,2}$/.test(value) ? Number(value) : Number.NaN;
+        if (hops >= 0 && hops <= MAX_PROXY_HOPS) return hops;
+        ctx.addIssue({
+          code: "custom",
+          message: `must be true, false or the number of proxies in front of the app (0 to ${MAX_PROXY_HOPS})`,
+        });
+        return z.NEVER;
+      }),
     /** Seconds an instance remembers a verified session (ended sessions are forgotten at once). */
     SESSION_COOKIE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Megabytes of rendered public profiles (pages, JSON, 404s) an instance keeps in memory. */

@@ -6,7 +6,8 @@ import { supplements, type User, users } from "../db/schema";
 import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
 import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
-import { CLIENT_IP_HEADER, toUserJson } from "./auth";
+import { toUserJson } from "./auth";
+import { rateLimitKey } from "./client-address";
 import type { AppContext } from "./context";
 import { BatchedLimiter, LIMITS } from "./rate-limit";
 import { serveCached, toCachedBody } from "./cache";
@@ -75,8 +76,8 @@ export async function findPublicProfile(db: Db, name: string): Promise<PublicPro
 export const profileRoutes = new Hono<AppEnv>()
   .get("/profile/:username", async (c) => {
     const ctx = c.get("ctx");
-    const ip = c.req.header(CLIENT_IP_HEADER);
-    if (ip) profileLimiter(ctx).hit(ip);
+    const address = c.get("clientAddress");
+    if (address) profileLimiter(ctx).hit(rateLimitKey(address));
     const name = c.req.param("username");
     const cached = ctx.caches.getProfile(name, "json");
     if (cached) return serveCached(cached, c.req.raw);

@@ -18,11 +18,28 @@ export const LIMITS = {
   publicProfile: { max: 300, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
 
+/** The fixed window (its start, in Unix seconds) that the instant `nowMs` falls in. */
+export function windowOf(nowMs: number, limit: Limit): number {
+  return Math.floor(nowMs / 1000 / limit.windowSeconds) * limit.windowSeconds;
+}
+
+/** Whether a request is allowed when it is the `count`-th of its key in the window. */
+export function allowed(count: number, limit: Limit): boolean {
+  return count <= limit.max;
+}
+
+function tooManyRequests(window: number, limit: Limit, nowMs: number): HttpError {
+  const retryAfter = window + limit.windowSeconds - Math.floor(nowMs / 1000);
+  return new HttpError(429, "Too many requests. Please wait a moment and try again.", undefined, {
+    "Retry-After": String(Math.max(retryAfter, 1)),
+  });
+}
+
 /** Counts one request against `key`; throws 429 once the window's allowance is spent. */
 export async function hit(ctx: Pick<AppContext, "config" | "database">, key: string, limit: Limit): Promise<void> {
   if (ctx.config.RATE_LIMIT === "off") return;
   const db = ctx.database.db;
-  const windowStart = Math.floor(Date.now() / 1000 / limit.windowSeconds) * limit.windowSeconds;
+  const windowStart = windowOf(Date.now(), limit);
   const rows = await db
     .insert(rateLimits)
     .values({ key, windowStart, count: 1 })
@@ -35,12 +52,14 @@ export async function hit(ctx: Pick<AppContext, "config" | "database">, key: str
     })
     .returning({ count: rateLimits.count });
   const count = rows[0]?.count ?? 1;
-  if (count > limit.max) {
-    const retryAfter = windowStart + limit.windowSeconds - Math.floor(Date.now() / 1000);
-    throw new HttpError(429, "Too many requests. Please wait a moment and try again.", undefined, {
-      "Retry-After": String(Math.max(retryAfter, 1)),
-    });
-  }
+  if (!allowed(count, limit)) throw tooManyRequests(windowStart, limit, Date.now());
+}
+
+export interface BatchedLimiterOptions {
+  /** How often local counts are added to the shared ones; 0: only when `flush()` is called. */
+  flushMs?: number;
+  /** The clock, in milliseconds (tests set the time). */
+  now?: () => number;
 }
 
 /**
@@ -51,43 +70,42 @@ export async function hit(ctx: Pick<AppContext, "config" | "database">, key: str
  * across instances the limit holds to within about a second's traffic.
  */
 export class BatchedLimiter {
+  /** Counts of this instance not yet added to the shared ones (this window's). */
   private local = new Map<string, number>();
+  /** Totals of every instance for this window, as of the last flush. */
   private known = new Map<string, number>();
   private window = 0;
+  private readonly enabled: boolean;
+  private readonly now: () => number;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly ctx: Pick<AppContext, "config" | "database">,
     private readonly prefix: string,
     private readonly limit: Limit,
-    flushMs = 1000,
+    { flushMs = 1000, now = Date.now }: BatchedLimiterOptions = {},
   ) {
-    if (ctx.config.RATE_LIMIT === "on") {
+    this.enabled = ctx.config.RATE_LIMIT === "on";
+    this.now = now;
+    if (this.enabled && flushMs > 0) {
       this.timer = setInterval(() => void this.flush().catch(() => {}), flushMs);
       this.timer.unref?.();
     }
   }
 
-  private currentWindow() {
-    return Math.floor(Date.now() / 1000 / this.limit.windowSeconds) * this.limit.windowSeconds;
-  }
-
   /** Counts a request; throws 429 when the key is over its limit. */
   hit(key: string) {
-    if (!this.timer) return;
-    const window = this.currentWindow();
+    if (!this.enabled) return;
+    const now = this.now();
+    const window = windowOf(now, this.limit);
     if (window !== this.window) {
+      // A new window: what was counted in the last one, here or anywhere, is over.
       this.window = window;
       this.known.clear();
+      this.local.clear();
     }
     const pending = (this.local.get(key) ?? 0) + 1;
-    const total = (this.known.get(key) ?? 0) + pending;
-    if (total > this.limit.max) {
-      const retryAfter = window + this.limit.windowSeconds - Math.floor(Date.now() / 1000);
-      throw new HttpError(429, "Too many requests. Please wait a moment and try again.", undefined, {
-        "Retry-After": String(Math.max(retryAfter, 1)),
-      });
-    }
+    if (!allowed((this.known.get(key) ?? 0) + pending, this.limit)) throw tooManyRequests(window, this.limit, now);
     this.local.set(key, pending);
   }
 

@@ -52,18 +52,37 @@ export function withSecurityHeaders(response: Response, headers: Record<string, 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * State-changing requests must come from our own pages: the Origin header must be
- * the configured origin or the origin the request was addressed to. A request
- * without Origin (not a browser form or fetch) is refused too.
+ * State-changing requests must come from our own pages: the Origin header must be the
+ * configured origin or the origin the request was addressed to. A request without
+ * Origin (not a browser form or fetch; a Referer is not looked at) is refused too.
+ *
+ * Origins are compared whole, as parsed origins: the header must be an origin exactly as
+ * a browser writes it (`scheme://host[:port]`, lower case, no default port, no path), and
+ * equal to one of ours (the request's own origin counts only in the site's scheme). A look-alike that merely starts with ours (`…example.evil.test`,
+ * `…example@evil.test`, `…example:8080`), another scheme or port, `null`, or a list of
+ * several origins is refused.
  */
 export function isCrossOriginWrite(request: Request, allowedOrigin: string): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get("origin");
-  if (!origin) return true;
-  if (origin === allowedOrigin) return false;
-  const host = request.headers.get("host");
+  if (!origin || parsedOrigin(origin) !== origin) return true;
+  const site = parsedOrigin(allowedOrigin);
+  if (origin === site) return false;
+  // The origin the request was addressed to (another name for the same server, in
+  // development), in the site's scheme only: behind a TLS proxy the app is addressed over
+  // http, and http://<our host> must not pass for https://<our host>.
   const own = new URL(request.url);
-  const candidates = new Set([own.origin]);
-  if (host) candidates.add(`${own.protocol}//${host}`);
-  return !candidates.has(origin);
+  if (!site || own.protocol !== new URL(site).protocol) return true;
+  const host = request.headers.get("host");
+  return origin !== own.origin && (!host || origin !== parsedOrigin(`${own.protocol}//${host}`));
+}
+
+/** The origin of a URL as a browser serialises it; undefined for what has none (`null`, junk). */
+function parsedOrigin(text: string): string | undefined {
+  try {
+    const origin = new URL(text).origin;
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
 }

@@ -221,23 +221,43 @@ describe("cross-origin state-changing requests are refused on every /api route",
     return out;
   }
 
-  const ORIGINS: [string, string | null][] = [
-    ["another site", "https://evil.example"],
-    ["no Origin header", null],
-    ["Origin: null (sandboxed frame, data: URL)", "null"],
-    ["our host as a subdomain of theirs", "ORIGIN.evil.example"],
-    ["our origin with another scheme", "SCHEME"],
-    ["our host on another port", "PORT"],
+  /**
+   * Requests from elsewhere, and look-alikes of our origin `o` (http://127.0.0.1:<port>):
+   * each must be refused on every route. A check that compared prefixes, parsed only the
+   * host, or ignored case or scheme would let one of them through.
+   */
+  const ORIGINS: { what: string; origin: (o: URL) => string | null; referer?: (o: URL) => string }[] = [
+    { what: "another site", origin: () => "https://evil.example" },
+    { what: "no Origin header", origin: () => null },
+    { what: "Origin: null (sandboxed frame, data: URL)", origin: () => "null" },
+    { what: "an empty Origin", origin: () => "" },
+    { what: "our host as a subdomain of theirs", origin: (o) => `http://${o.host.replace(":", "-")}.evil.example` },
+    { what: "{origin}.evil.example", origin: (o) => `${o.origin}.evil.example` },
+    { what: "{origin}@evil.example (ours as a user name)", origin: (o) => `${o.origin}@evil.example` },
+    { what: "{origin}:8080 (a second port)", origin: (o) => `${o.origin}:8080` },
+    { what: "{origin}evil", origin: (o) => `${o.origin}evil` },
+    { what: "{origin}0 (a longer port)", origin: (o) => `${o.origin}0` },
+    { what: "{origin}/ (with a path)", origin: (o) => `${o.origin}/` },
+    { what: "{origin}/.evil.example", origin: (o) => `${o.origin}/.evil.example` },
+    { what: "our host inside theirs", origin: (o) => `http://${o.hostname}.evil.example:${o.port}` },
+    { what: "their user name before our host", origin: (o) => `http://evil.example@${o.host}` },
+    { what: "our host on another port", origin: (o) => `http://${o.hostname}:${Number(o.port) + 1}` },
+    { what: "our host and port with https instead of http", origin: (o) => `https://${o.host}` },
+    { what: "ours, then theirs (two values)", origin: (o) => `${o.origin}, https://evil.example` },
+    { what: "theirs, then ours (two values)", origin: (o) => `https://evil.example, ${o.origin}` },
+    { what: "ours in upper case (no browser writes it so)", origin: (o) => o.origin.toUpperCase() },
+    { what: "{origin}.EVIL.EXAMPLE in upper case", origin: (o) => `${o.origin}.evil.example`.toUpperCase() },
+    {
+      what: "a Referer alone, from {origin}.evil.example",
+      origin: () => null,
+      referer: (o) => `${o.origin}.evil.example/`,
+    },
+    {
+      what: "a Referer alone, from {origin}@evil.example",
+      origin: () => null,
+      referer: (o) => `${o.origin}@evil.example/`,
+    },
   ];
-
-  function originFor(kind: string | null): string | null {
-    if (kind === null) return null;
-    const own = new URL(api.url);
-    if (kind === "ORIGIN.evil.example") return `http://${own.host.replace(":", "-")}.evil.example`;
-    if (kind === "SCHEME") return `https://${own.host}`;
-    if (kind === "PORT") return `http://${own.hostname}:${Number(own.port) + 1}`;
-    return kind;
-  }
 
   test("the list of routes is read from the app (a new write route is covered automatically)", () => {
     const routes = writeRoutes();
@@ -245,15 +265,30 @@ describe("cross-origin state-changing requests are refused on every /api route",
     expect(routes.filter((r) => r.exempt).map((r) => r.path)).toEqual(["/api/stripe/webhook"]);
   });
 
-  for (const [what, kind] of ORIGINS) {
+  test("our own origin is accepted (the refusals below are for the origin, not something else)", async () => {
+    const res = await api.fetch("/api/profile", {
+      method: "PUT",
+      origin: new URL(api.url).origin,
+      headers: { cookie: user.cookie },
+      body: { bio: "same origin" },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  for (const { what, origin, referer } of ORIGINS) {
     test(`${what}: 403 JSON on every state-changing route, nothing written; the webhook is not refused for its origin`, async () => {
+      const own = new URL(api.url);
       const before = await snapshotTables(api.ctx.database.db);
       const failures: string[] = [];
       for (const route of writeRoutes()) {
         const res = await api.fetch(route.path, {
           method: route.method,
-          origin: originFor(kind),
-          headers: { cookie: user.cookie, "content-type": "application/json" },
+          origin: origin(own),
+          headers: {
+            cookie: user.cookie,
+            "content-type": "application/json",
+            ...(referer ? { referer: referer(own) } : {}),
+          },
           body: JSON.stringify({ name: "x", bio: "cross-origin", supplementIds: [supplementId] }),
         });
         const type = res.headers.get("content-type") ?? "";

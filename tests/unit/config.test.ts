@@ -31,7 +31,7 @@ describe("parseConfig", () => {
     expect(config.DATA_DIR).toBe("./data");
     expect(config.LOG_LEVEL).toBe("info");
     expect(config.RATE_LIMIT).toBe("on");
-    expect(config.TRUST_PROXY).toBe(false);
+    expect(config.TRUST_PROXY).toBe(0);
     expect(config.origin).toBe("http://localhost:4321");
     expect(config.production).toBe(false);
     expect(config.billingEnabled).toBe(false);
@@ -79,6 +79,26 @@ describe("parseConfig", () => {
     const named = list.map((p) => p.split(" ")[0]).sort();
     expect(named).toEqual(["PUBLIC_STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"]);
     expect(parseConfig(STRIPE).billingEnabled).toBe(true);
+  });
+
+  test("TRUST_PROXY is the number of proxy hops: true = 1, false = 0, an integer 0 to 10", () => {
+    const accepted: [string, number][] = [
+      ["true", 1],
+      ["false", 0],
+      ["", 0],
+      ["0", 0],
+      ["1", 1],
+      ["2", 2],
+      [" 3 ", 3],
+      ["10", 10],
+      ["07", 7],
+    ];
+    for (const [value, hops] of accepted)
+      expect([value, parseConfig({ TRUST_PROXY: value }).TRUST_PROXY]).toEqual([value, hops]);
+    for (const value of ["11", "-1", "1.5", "1e1", "0x2", "yes", "TRUE", "on", "2 proxies", "100"]) {
+      const list = problems({ TRUST_PROXY: value });
+      expect(list).toEqual(["TRUST_PROXY must be true, false or the number of proxies in front of the app (0 to 10)"]);
+    }
   });
 
   test("the error message lists every problem", () => {

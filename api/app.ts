@@ -13,7 +13,7 @@ import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
 import { imageRoutes, uploadRoutes } from "./images";
-import { badRequest, fieldErrors, HttpError, isDatabaseUnavailable, refuseNul } from "./http";
+import { badRequest, fieldErrors, HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
 import { z } from "zod";
 import { profileUpdateSchema, signUpSchema } from "../src/lib/validation";
 import { errorFields, log } from "./log";
@@ -33,7 +33,8 @@ function clientIp(c: import("hono").Context<AppEnv>, trustProxy: boolean): strin
 }
 
 /**
- * better-auth writes some fields as it gets them: a NUL character, or `name: null` in
+ * better-auth writes some fields as it gets them: a NUL character or a lone surrogate
+ * (reset-password's token), or `name: null` in
  * update-user, reached Postgres and came back as a 500, and update-user's `image` skipped
  * the rule every other way of setting the avatar follows. Those bodies are checked here
  * with the app's own rules first (hostile-input.test.ts); better-auth checks the rest.
@@ -51,14 +52,15 @@ async function checkAuthBody(path: string, request: Request): Promise<void> {
     .text()
     .catch(() => "");
   const rule = AUTH_BODY_RULES[path];
-  if (!rule && !text.includes("\\u0000")) return;
+  // NUL and lone surrogates reach a JSON string only as \u escapes.
+  if (!rule && !/\\u(0000|d[89a-f])/i.test(text)) return;
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     return; // better-auth answers malformed JSON itself
   }
-  refuseNul(body);
+  refuseUnstorableText(body);
   if (rule) {
     const result = rule.safeParse(body);
     if (!result.success) {

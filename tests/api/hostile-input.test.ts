@@ -716,201 +716,204 @@ function gifClaiming(width: number, height: number): Uint8Array<ArrayBuffer> {
   return new Uint8Array(bytes);
 }
 
-describe.skipIf(skipWithoutBuild())("uploads and bodies against the real server", () => {
-  let db: SharedDatabase;
-  let server: Instance;
-  let cookie = "";
-  let realPng: Uint8Array<ArrayBuffer>;
-  let realJpeg: Uint8Array<ArrayBuffer>;
-  let realGif: Uint8Array<ArrayBuffer>;
-  let realWebp: Uint8Array<ArrayBuffer>;
+describe.skipIf(skipWithoutBuild("hostile-input.test.ts: uploads and bodies against the real server"))(
+  "uploads and bodies against the real server",
+  () => {
+    let db: SharedDatabase;
+    let server: Instance;
+    let cookie = "";
+    let realPng: Uint8Array<ArrayBuffer>;
+    let realJpeg: Uint8Array<ArrayBuffer>;
+    let realGif: Uint8Array<ArrayBuffer>;
+    let realWebp: Uint8Array<ArrayBuffer>;
 
-  beforeAll(async () => {
-    db = await sharedDatabase();
-    server = await startInstance(db.env);
-    const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
-      method: "POST",
-      headers: { origin: server.url, "content-type": "application/json" },
-      body: JSON.stringify({
-        email: `hostile-${crypto.randomUUID().slice(0, 8)}@example.com`,
-        password: "correct horse battery",
-        name: "H",
-      }),
+    beforeAll(async () => {
+      db = await sharedDatabase();
+      server = await startInstance(db.env);
+      const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { origin: server.url, "content-type": "application/json" },
+        body: JSON.stringify({
+          email: `hostile-${crypto.randomUUID().slice(0, 8)}@example.com`,
+          password: "correct horse battery",
+          name: "H",
+        }),
+      });
+      expect(res.status).toBe(200);
+      cookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const base = sharp({ create: { width: 300, height: 200, channels: 3, background: "#c84" } });
+      realPng = new Uint8Array(await base.clone().png().toBuffer());
+      realJpeg = new Uint8Array(await base.clone().jpeg().toBuffer());
+      realGif = new Uint8Array(await base.clone().gif().toBuffer());
+      realWebp = new Uint8Array(await base.clone().webp().toBuffer());
+    }, 60_000);
+
+    afterAll(async () => {
+      await server?.stop();
+      await db?.drop();
     });
-    expect(res.status).toBe(200);
-    cookie = res.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    const base = sharp({ create: { width: 300, height: 200, channels: 3, background: "#c84" } });
-    realPng = new Uint8Array(await base.clone().png().toBuffer());
-    realJpeg = new Uint8Array(await base.clone().jpeg().toBuffer());
-    realGif = new Uint8Array(await base.clone().gif().toBuffer());
-    realWebp = new Uint8Array(await base.clone().webp().toBuffer());
-  }, 60_000);
 
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
-
-  async function upload(bytes: Uint8Array<ArrayBuffer>, options: { type?: string; name?: string } = {}) {
-    const form = new FormData();
-    form.append("profileImage", new File([bytes], options.name ?? "x.png", { type: options.type ?? "image/png" }));
-    const started = performance.now();
-    const res = await fetch(`${server.url}/api/upload/profile-image`, {
-      method: "POST",
-      headers: { origin: server.url, cookie },
-      body: form,
-    });
-    const body = await res.text();
-    return { status: res.status, body, type: res.headers.get("content-type") ?? "", ms: performance.now() - started };
-  }
-
-  for (const [what, make] of [
-    ["a PNG header claiming 50,000 × 50,000 pixels", () => pngClaiming(50_000, 50_000)],
-    ["a PNG header claiming 1 × 2³¹−1 pixels", () => pngClaiming(1, 2 ** 31 - 1)],
-    ["a valid 1-bit PNG of 50,000 × 50,000 pixels (300 KB, 2.5 gigapixels)", () => pngBomb(50_000, 50_000)],
-    ["a GIF claiming 50,000 × 50,000 pixels", () => gifClaiming(50_000, 50_000)],
-    ["a GIF claiming 65,535 × 65,535 pixels", () => gifClaiming(65_535, 65_535)],
-  ] as const) {
-    test(`decompression bomb: ${what} is refused (415) in well under a second, memory flat`, async () => {
-      const bytes = make();
-      expect(bytes.byteLength).toBeLessThan(1024 * 1024);
-      const peakBefore = (await server.peakRss()) ?? 0;
-      const out = await upload(bytes);
-      expect(out.status, out.body).toBe(415);
-      expect(out.type).toContain("application/json");
-      expect(JSON.parse(out.body).message).toBe("Please select a valid image file");
-      expect(out.ms).toBeLessThan(1000);
-      const peakAfter = (await server.peakRss()) ?? 0;
-      // 50,000² RGB would be 7.5 GB decoded; allow 64 MB of noise.
-      expect(peakAfter - peakBefore).toBeLessThan(64 * MB);
-    });
-  }
-
-  test(`truncated images: every cut of real PNG, JPEG, GIF and WebP files is 415 or a clean 201, never 5xx (${Math.min(RUNS, 120)} cases)`, async () => {
-    const files = { png: realPng, jpeg: realJpeg, gif: realGif, webp: realWebp };
-    await fuzz(
-      fc.asyncProperty(
-        fc.constantFrom("png", "jpeg", "gif", "webp" as const),
-        fc.double({ min: 0, max: 0.98, noNaN: true }),
-        async (kind, cut) => {
-          const full = files[kind];
-          const bytes = full.subarray(0, Math.max(1, Math.floor(full.length * cut)));
-          const out = await upload(bytes, { type: `image/${kind}`, name: `x.${kind}` });
-          expect([201, 415], `${kind} cut at ${bytes.length}/${full.length}: ${out.status} ${out.body}`).toContain(
-            out.status,
-          );
-          expect(out.type).toContain("application/json");
-        },
-      ),
-      Math.min(RUNS, 120),
-    );
-  }, 120_000);
-
-  async function rawMultipart(contentType: string, body: string) {
-    const res = await fetch(`${server.url}/api/upload/profile-image`, {
-      method: "POST",
-      headers: { origin: server.url, cookie, "content-type": contentType },
-      body,
-    });
-    return { status: res.status, type: res.headers.get("content-type") ?? "", body: await res.text() };
-  }
-
-  const part = (boundary: string, payload: string) =>
-    `--${boundary}\r\nContent-Disposition: form-data; name="profileImage"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n${payload}\r\n--${boundary}--\r\n`;
-
-  for (const [what, contentType, body] of [
-    ["a boundary that differs from the body's", "multipart/form-data; boundary=AAAA", part("BBBB", "x")],
-    ["no boundary parameter", "multipart/form-data", part("BBBB", "x")],
-    ["an empty boundary", "multipart/form-data; boundary=", part("", "x")],
-    [
-      "a body that never closes",
-      "multipart/form-data; boundary=AAAA",
-      `--AAAA\r\nContent-Disposition: form-data; name="profileImage"; filename="a.png"\r\n\r\nxxxx`,
-    ],
-    [
-      "headers only",
-      "multipart/form-data; boundary=AAAA",
-      `--AAAA\r\nContent-Disposition: form-data; name="profileImage"`,
-    ],
-    ["a 200-character boundary", `multipart/form-data; boundary=${"b".repeat(200)}`, part("b".repeat(200), "x")],
-    ["garbage", "multipart/form-data; boundary=AAAA", "\u0000\u0001garbage--AAAA--"],
-    ["an empty body", "multipart/form-data; boundary=AAAA", ""],
-  ] as const) {
-    test(`wrong multipart: ${what} → 4xx JSON`, async () => {
-      const out = await rawMultipart(contentType, body);
-      expect(out.status, out.body).toBeGreaterThanOrEqual(400);
-      expect(out.status, out.body).toBeLessThan(500);
-      expect(out.type).toContain("application/json");
-    });
-  }
-
-  /** A lazily generated body of `total` bytes (never held in memory at once). */
-  function lazyBody(total: number) {
-    let sent = 0;
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= total) {
-          controller.close();
-          return;
-        }
-        const n = Math.min(MB, total - sent);
-        sent += n;
-        controller.enqueue(new Uint8Array(n).fill(0x61));
-      },
-    });
-    return { stream, sent: () => sent };
-  }
-
-  for (const [path, withLength] of [
-    ["/api/supplements", true],
-    ["/api/supplements", false],
-    ["/api/upload/profile-image", true],
-    ["/api/upload/profile-image", false],
-    ["/api/auth/sign-in/email", true],
-    ["/api/auth/sign-in/email", false],
-    ["/dashboard", true],
-  ] as const) {
-    test(`a 100 MB body to ${path} ${withLength ? "with" : "without"} Content-Length: 413 JSON within 3 s, not buffered`, async () => {
-      const total = 100 * MB;
-      const body = lazyBody(total);
-      const peakBefore = (await server.peakRss()) ?? 0;
+    async function upload(bytes: Uint8Array<ArrayBuffer>, options: { type?: string; name?: string } = {}) {
+      const form = new FormData();
+      form.append("profileImage", new File([bytes], options.name ?? "x.png", { type: options.type ?? "image/png" }));
       const started = performance.now();
-      const headers: Record<string, string> = {
-        origin: server.url,
-        cookie,
-        "content-type": path.includes("upload") ? "multipart/form-data; boundary=AAAA" : "application/json",
-      };
-      if (withLength) headers["content-length"] = String(total);
-      let status = 0;
-      let type = "";
-      let text = "";
-      try {
-        const res = await fetch(`${server.url}${path}`, {
-          method: "POST",
-          headers,
-          body: body.stream,
-          // @ts-expect-error: streaming bodies need duplex
-          duplex: "half",
-        });
-        status = res.status;
-        type = res.headers.get("content-type") ?? "";
-        text = await res.text();
-      } catch (error) {
-        text = String(error);
-      }
-      const ms = performance.now() - started;
-      expect(status, `${text} after ${Math.round(ms)} ms, ${body.sent()} bytes sent`).toBe(413);
-      expect(type).toContain("application/json");
-      expect(typeof JSON.parse(text).message).toBe("string");
-      expect(ms).toBeLessThan(3000);
-      expect(body.sent()).toBeLessThan(total); // refused before the end, not after reading it all
-      const peakAfter = (await server.peakRss()) ?? 0;
-      expect(peakAfter - peakBefore).toBeLessThan(48 * MB);
-      // The server is still fine.
-      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
-    }, 20_000);
-  }
-});
+      const res = await fetch(`${server.url}/api/upload/profile-image`, {
+        method: "POST",
+        headers: { origin: server.url, cookie },
+        body: form,
+      });
+      const body = await res.text();
+      return { status: res.status, body, type: res.headers.get("content-type") ?? "", ms: performance.now() - started };
+    }
+
+    for (const [what, make] of [
+      ["a PNG header claiming 50,000 × 50,000 pixels", () => pngClaiming(50_000, 50_000)],
+      ["a PNG header claiming 1 × 2³¹−1 pixels", () => pngClaiming(1, 2 ** 31 - 1)],
+      ["a valid 1-bit PNG of 50,000 × 50,000 pixels (300 KB, 2.5 gigapixels)", () => pngBomb(50_000, 50_000)],
+      ["a GIF claiming 50,000 × 50,000 pixels", () => gifClaiming(50_000, 50_000)],
+      ["a GIF claiming 65,535 × 65,535 pixels", () => gifClaiming(65_535, 65_535)],
+    ] as const) {
+      test(`decompression bomb: ${what} is refused (415) in well under a second, memory flat`, async () => {
+        const bytes = make();
+        expect(bytes.byteLength).toBeLessThan(1024 * 1024);
+        const peakBefore = (await server.peakRss()) ?? 0;
+        const out = await upload(bytes);
+        expect(out.status, out.body).toBe(415);
+        expect(out.type).toContain("application/json");
+        expect(JSON.parse(out.body).message).toBe("Please select a valid image file");
+        expect(out.ms).toBeLessThan(1000);
+        const peakAfter = (await server.peakRss()) ?? 0;
+        // 50,000² RGB would be 7.5 GB decoded; allow 64 MB of noise.
+        expect(peakAfter - peakBefore).toBeLessThan(64 * MB);
+      });
+    }
+
+    test(`truncated images: every cut of real PNG, JPEG, GIF and WebP files is 415 or a clean 201, never 5xx (${Math.min(RUNS, 120)} cases)`, async () => {
+      const files = { png: realPng, jpeg: realJpeg, gif: realGif, webp: realWebp };
+      await fuzz(
+        fc.asyncProperty(
+          fc.constantFrom("png", "jpeg", "gif", "webp" as const),
+          fc.double({ min: 0, max: 0.98, noNaN: true }),
+          async (kind, cut) => {
+            const full = files[kind];
+            const bytes = full.subarray(0, Math.max(1, Math.floor(full.length * cut)));
+            const out = await upload(bytes, { type: `image/${kind}`, name: `x.${kind}` });
+            expect([201, 415], `${kind} cut at ${bytes.length}/${full.length}: ${out.status} ${out.body}`).toContain(
+              out.status,
+            );
+            expect(out.type).toContain("application/json");
+          },
+        ),
+        Math.min(RUNS, 120),
+      );
+    }, 120_000);
+
+    async function rawMultipart(contentType: string, body: string) {
+      const res = await fetch(`${server.url}/api/upload/profile-image`, {
+        method: "POST",
+        headers: { origin: server.url, cookie, "content-type": contentType },
+        body,
+      });
+      return { status: res.status, type: res.headers.get("content-type") ?? "", body: await res.text() };
+    }
+
+    const part = (boundary: string, payload: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="profileImage"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n${payload}\r\n--${boundary}--\r\n`;
+
+    for (const [what, contentType, body] of [
+      ["a boundary that differs from the body's", "multipart/form-data; boundary=AAAA", part("BBBB", "x")],
+      ["no boundary parameter", "multipart/form-data", part("BBBB", "x")],
+      ["an empty boundary", "multipart/form-data; boundary=", part("", "x")],
+      [
+        "a body that never closes",
+        "multipart/form-data; boundary=AAAA",
+        `--AAAA\r\nContent-Disposition: form-data; name="profileImage"; filename="a.png"\r\n\r\nxxxx`,
+      ],
+      [
+        "headers only",
+        "multipart/form-data; boundary=AAAA",
+        `--AAAA\r\nContent-Disposition: form-data; name="profileImage"`,
+      ],
+      ["a 200-character boundary", `multipart/form-data; boundary=${"b".repeat(200)}`, part("b".repeat(200), "x")],
+      ["garbage", "multipart/form-data; boundary=AAAA", "\u0000\u0001garbage--AAAA--"],
+      ["an empty body", "multipart/form-data; boundary=AAAA", ""],
+    ] as const) {
+      test(`wrong multipart: ${what} → 4xx JSON`, async () => {
+        const out = await rawMultipart(contentType, body);
+        expect(out.status, out.body).toBeGreaterThanOrEqual(400);
+        expect(out.status, out.body).toBeLessThan(500);
+        expect(out.type).toContain("application/json");
+      });
+    }
+
+    /** A lazily generated body of `total` bytes (never held in memory at once). */
+    function lazyBody(total: number) {
+      let sent = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= total) {
+            controller.close();
+            return;
+          }
+          const n = Math.min(MB, total - sent);
+          sent += n;
+          controller.enqueue(new Uint8Array(n).fill(0x61));
+        },
+      });
+      return { stream, sent: () => sent };
+    }
+
+    for (const [path, withLength] of [
+      ["/api/supplements", true],
+      ["/api/supplements", false],
+      ["/api/upload/profile-image", true],
+      ["/api/upload/profile-image", false],
+      ["/api/auth/sign-in/email", true],
+      ["/api/auth/sign-in/email", false],
+      ["/dashboard", true],
+    ] as const) {
+      test(`a 100 MB body to ${path} ${withLength ? "with" : "without"} Content-Length: 413 JSON within 3 s, not buffered`, async () => {
+        const total = 100 * MB;
+        const body = lazyBody(total);
+        const peakBefore = (await server.peakRss()) ?? 0;
+        const started = performance.now();
+        const headers: Record<string, string> = {
+          origin: server.url,
+          cookie,
+          "content-type": path.includes("upload") ? "multipart/form-data; boundary=AAAA" : "application/json",
+        };
+        if (withLength) headers["content-length"] = String(total);
+        let status = 0;
+        let type = "";
+        let text = "";
+        try {
+          const res = await fetch(`${server.url}${path}`, {
+            method: "POST",
+            headers,
+            body: body.stream,
+            // @ts-expect-error: streaming bodies need duplex
+            duplex: "half",
+          });
+          status = res.status;
+          type = res.headers.get("content-type") ?? "";
+          text = await res.text();
+        } catch (error) {
+          text = String(error);
+        }
+        const ms = performance.now() - started;
+        expect(status, `${text} after ${Math.round(ms)} ms, ${body.sent()} bytes sent`).toBe(413);
+        expect(type).toContain("application/json");
+        expect(typeof JSON.parse(text).message).toBe("string");
+        expect(ms).toBeLessThan(3000);
+        expect(body.sent()).toBeLessThan(total); // refused before the end, not after reading it all
+        const peakAfter = (await server.peakRss()) ?? 0;
+        expect(peakAfter - peakBefore).toBeLessThan(48 * MB);
+        // The server is still fine.
+        expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+      }, 20_000);
+    }
+  },
+);

@@ -36,7 +36,8 @@ async function freshMinute(needSeconds: number) {
   if (left < needSeconds) await Bun.sleep(left * 1000 + 100);
 }
 
-const skip = skipWithoutBuild() || skipWithoutPostgres("the many-instances tests");
+const skip =
+  skipWithoutBuild("instances.test.ts: the many-instances tests") || skipWithoutPostgres("the many-instances tests");
 
 describe.skipIf(skip)("two instances on one Postgres", () => {
   let pg: Awaited<ReturnType<typeof postgresDatabase>>;

@@ -520,7 +520,7 @@ describe.skipIf(skipWithoutBuild("authz-matrix.test.ts: authorization matrix (bu
       fake = await startFakeStripe({ autoDeliver: false });
       db = await sharedDatabase();
       const env = { ...db.env, ...fake.env() };
-      server = await startInstance(env);
+      server = await startInstance(env, { timeoutMs: 90_000 });
       for (const p of ["other", "free", "premium", "noname"] as const) accounts[p] = await signUp(p);
       const suffix = crypto.randomUUID().slice(0, 6);
       await setUsername(accounts.other, `other_${suffix}`);

@@ -340,7 +340,10 @@ describe.skipIf(skipWithoutBuild("faults.test.ts: SIGKILL in the middle of a bur
         }
       });
 
-      await Bun.sleep(1500);
+      // The burst is under way: many writes acknowledged (and more in flight) before the kill.
+      const burstDeadline = performance.now() + 15_000;
+      const acks = () => [...model.values()].reduce((sum, m) => sum + m.acks, 0);
+      while (acks() < 40 && performance.now() < burstDeadline) await Bun.sleep(20);
       killed = true;
       expect(await app.kill("SIGKILL")).toBeNull();
       await Promise.all(loops);
@@ -410,6 +413,7 @@ describe.skipIf(skipWithoutBuild("faults.test.ts: SIGTERM drains in-flight reque
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
+      let atGate = 0;
       /** A body sent in two parts: the second only after the gate opens. */
       const slowBody = (bytes: Uint8Array) => {
         let step = 0;
@@ -420,6 +424,7 @@ describe.skipIf(skipWithoutBuild("faults.test.ts: SIGTERM drains in-flight reque
               controller.enqueue(bytes.subarray(0, Math.floor(bytes.length / 2)));
             } else if (step === 1) {
               step = 2;
+              atGate++;
               await gate;
               controller.enqueue(bytes.subarray(Math.floor(bytes.length / 2)));
             } else controller.close();
@@ -463,15 +468,25 @@ describe.skipIf(skipWithoutBuild("faults.test.ts: SIGTERM drains in-flight reque
         `multipart/form-data; boundary=${boundary}`,
       );
 
-      await Bun.sleep(400); // every handler has started and waits for its body
+      // Every request has sent its headers and the first half of its body, and waits at the gate.
+      const started = performance.now();
+      while (atGate < 5 && performance.now() - started < 10_000) await Bun.sleep(10);
+      expect(atGate).toBe(5);
       const exited = app.server.exited.then((code) => ({ code, at: performance.now() }));
       app.server.proc.kill("SIGTERM");
-      await Bun.sleep(300);
-      // Not accepting any more.
-      const refused = await fetch(`${base}/api/health`).then(
-        () => false,
-        () => true,
-      );
+      // Not accepting any more: a new connection is refused once the signal is handled.
+      let refused = false;
+      const stopDeadline = performance.now() + 5000;
+      while (!refused && performance.now() < stopDeadline) {
+        refused = await fetch(`${base}/api/health`).then(
+          async (res) => {
+            await res.arrayBuffer();
+            return false;
+          },
+          () => true,
+        );
+        if (!refused) await Bun.sleep(20);
+      }
       expect(refused).toBe(true);
       release();
 

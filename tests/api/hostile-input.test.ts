@@ -352,7 +352,7 @@ describe("lone surrogates in any JSON body: 400 keyed by the field, nothing writ
       body: okSupplement,
     });
     supplementId = ((await res.json()) as { id: number }).id;
-  });
+  }, 60_000);
   afterAll(async () => {
     await text?.close();
   });

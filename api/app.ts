@@ -14,7 +14,7 @@ import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
 import { imageRoutes, uploadRoutes } from "./images";
-import { HttpError, isDatabaseUnavailable, refuseNul } from "./http";
+import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
 import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
@@ -48,7 +48,7 @@ function stampClientAddress(c: import("hono").Context<AppEnv>, address: string |
 }
 
 /**
- * better-auth writes some fields as it gets them: a NUL character reached Postgres and came
+ * better-auth writes some fields as it gets them: a NUL character or a lone surrogate reached Postgres and came
  * back as a 500, and sign-up and update-user stored any name and any `image`. Every body of a
  * better-auth endpoint that writes user fields is checked here with the app's own rules
  * first (USER_FIELD_WRITES, api/user-fields.ts); better-auth's database hooks check again.
@@ -60,14 +60,15 @@ async function checkAuthBody(ctx: AppContext, c: import("hono").Context<AppEnv>)
     .text()
     .catch(() => "");
   const writes = path in USER_FIELD_WRITES;
-  if (!writes && !text.includes("\\u0000")) return;
+  // NUL and lone surrogates reach a JSON string only as \u escapes.
+  if (!writes && !/\\u(0000|d[89a-f])/i.test(text)) return;
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     return; // better-auth answers malformed JSON itself
   }
-  refuseNul(body);
+  refuseUnstorableText(body);
   if (writes) {
     await checkUserFieldWrites(ctx.database.db, path, body, async () => (await c.get("user")())?.id ?? null);
   }

@@ -31,19 +31,30 @@ export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   return out;
 }
 
-/** Where in a parsed JSON value a string (or key) holds U+0000, which Postgres text cannot store. */
-export function nulPath(root: unknown): string[] | null {
+/**
+ * Text Postgres cannot store as sent: U+0000, and lone UTF-16 surrogates (a `\ud800`
+ * escape in JSON). A lone surrogate is no character at all: drivers replace it with U+FFFD
+ * or, PGlite's when it follows another non-ASCII character, miscount its bytes and send a
+ * cut parameter that Postgres refuses ("invalid byte sequence for encoding UTF8", a 500).
+ */
+const unstorable = (text: string): string | null =>
+  text.includes("\u0000") ? NUL_MESSAGE : text.isWellFormed() ? null : SURROGATE_MESSAGE;
+
+/** Where in a parsed JSON value a string (or key) holds unstorable text, and why. */
+export function unstorablePath(root: unknown): { path: string[]; message: string } | null {
   // Iterative: a body may be nested thousands deep.
   const stack: [unknown, string[]][] = [[root, []]];
   while (stack.length > 0) {
     const [value, path] = stack.pop() as [unknown, string[]];
     if (typeof value === "string") {
-      if (value.includes("\u0000")) return path;
+      const message = unstorable(value);
+      if (message) return { path, message };
       continue;
     }
     if (typeof value !== "object" || value === null) continue;
     for (const [key, item] of Object.entries(value)) {
-      if (key.includes("\u0000")) return [...path, key.replaceAll("\u0000", "")];
+      const message = unstorable(key);
+      if (message) return { path: [...path, key.replaceAll("\u0000", "").toWellFormed()], message };
       stack.push([item, path.length < 8 ? [...path, key] : path]);
     }
   }
@@ -51,11 +62,12 @@ export function nulPath(root: unknown): string[] | null {
 }
 
 export const NUL_MESSAGE = "Text must not contain the NUL character";
+export const SURROGATE_MESSAGE = "Text must be valid Unicode (a lone surrogate is not a character)";
 
-/** A 400 when a JSON body carries U+0000 anywhere (it would otherwise fail in the database as a 500). */
-export function refuseNul(value: unknown): void {
-  const path = nulPath(value);
-  if (path) throw badRequest(NUL_MESSAGE, { [path.join(".") || "_"]: [NUL_MESSAGE] });
+/** A 400 when a JSON body carries text Postgres cannot store (it would otherwise fail there as a 500). */
+export function refuseUnstorableText(value: unknown): void {
+  const found = unstorablePath(value);
+  if (found) throw badRequest(found.message, { [found.path.join(".") || "_"]: [found.message] });
 }
 
 export const INVALID_JSON_MESSAGE = "Request body must be valid JSON";
@@ -74,7 +86,7 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
   } catch {
     throw badRequest(INVALID_JSON_MESSAGE);
   }
-  refuseNul(body);
+  refuseUnstorableText(body);
   const result = schema.safeParse(body);
   if (!result.success) {
     const errors = fieldErrors(result.error);

@@ -11,7 +11,10 @@
  * A route or page without a row fails the first test, so a new endpoint cannot ship
  * without someone deciding who may call it. Each "other" cell also checks that the
  * owner's data is unchanged afterwards and that the answer carries nothing private of
- * the owner's (e-mail, premium notes).
+ * the owner's (e-mail, premium notes). And every cell checks that nothing private of a
+ * premium user outside the matrix (`vip`: notes and an affiliate link stored, e-mail,
+ * Stripe customer and subscription ids written to the database) reaches anyone, though
+ * the vip's public profile and page are rows of the matrix.
  *
  * Runs against the built server (`bun server.ts`) with billing on (the Stripe fake), on
  * PGlite or, with TEST_DATABASE_URL, on Postgres.
@@ -75,6 +78,16 @@ const accounts = {} as Record<Exclude<Persona, "out">, Account>;
 let ownerImage = "";
 const NOTES_MARKER = `private-notes-${crypto.randomUUID().slice(0, 8)}`;
 let png: Uint8Array<ArrayBuffer>;
+/** A premium user who is no persona: what they keep private must reach no one. */
+let vip: Account;
+const VIP_SECRET = crypto.randomUUID().slice(0, 8);
+const VIP = {
+  supplement: `Ashwagandha ${VIP_SECRET}`,
+  notes: `vip-private-notes-${VIP_SECRET}`,
+  affiliateLink: `https://shop.example/vip-private-affiliate-${VIP_SECRET}`,
+  stripeCustomerId: `cus_VIPPRIVATE${VIP_SECRET}`,
+  stripeSubscriptionId: `sub_VIPPRIVATE${VIP_SECRET}`,
+};
 
 const cookieOf = (res: Response) =>
   res.headers
@@ -196,6 +209,15 @@ const ROWS: Row[] = [
     route: "GET /api/profile/:username",
     call: () => ({ method: "GET", path: `/api/profile/${accounts.free.username}` }),
     expect: all(200),
+  },
+  {
+    route: "GET /api/profile/:username",
+    what: "a premium user's public profile: the list, without notes, links, e-mail or Stripe ids",
+    call: () => ({ method: "GET", path: `/api/profile/${vip.username}` }),
+    expect: all({ status: 200, contains: VIP.supplement }),
+    after: (_p, _res, body) => {
+      expect((JSON.parse(body) as { user: { isPremium: boolean } }).user.isPremium).toBe(true);
+    },
   },
   {
     route: "GET /api/profile/:username",
@@ -414,6 +436,12 @@ const ROWS: Row[] = [
     expect: all({ status: 200, contains: "Magnesium" }),
   },
   {
+    route: "page [username].astro",
+    what: "a premium user's public page: the list, without notes, links, e-mail or Stripe ids",
+    call: () => ({ method: "GET", path: `/${vip.username}` }),
+    expect: all({ status: 200, contains: VIP.supplement }),
+  },
+  {
     route: "page 404.astro",
     call: () => ({ method: "GET", path: "/no/such/page" }),
     // Without a username even an unknown path shows the setup screen (still a 404).
@@ -485,84 +513,121 @@ describe("the matrix covers everything", () => {
   });
 });
 
-describe.skipIf(skipWithoutBuild())("authorization matrix (built server, billing on)", () => {
-  beforeAll(async () => {
-    png = new Uint8Array(
-      await sharp({ create: { width: 32, height: 32, channels: 3, background: "#3a7" } })
-        .png()
-        .toBuffer(),
-    );
-    fake = await startFakeStripe({ autoDeliver: false });
-    db = await sharedDatabase();
-    const env = { ...db.env, ...fake.env() };
-    server = await startInstance(env);
-    for (const p of ["other", "free", "premium", "noname"] as const) accounts[p] = await signUp(p);
-    const suffix = crypto.randomUUID().slice(0, 6);
-    await setUsername(accounts.other, `other_${suffix}`);
-    await setUsername(accounts.free, `owner_${suffix}`);
-    await setUsername(accounts.premium, `premium_${suffix}`);
-    await newSupplement(accounts.free);
-    // The free owner's avatar, to be fetched by everyone.
-    const form = new FormData();
-    form.append("profileImage", new File([png], "a.png", { type: "image/png" }));
-    const up = await http("/api/upload/profile-image", { method: "POST", cookie: accounts.free.cookie, body: form });
-    expect(up.status).toBe(201);
-    ownerImage = ((await up.json()) as { imageUrl: string }).imageUrl;
-    // Premium is set in the database (PGlite admits one process: stop the server meanwhile).
-    if (db.kind === "pglite") await server.stop();
-    await db.withDb((d) => d.update(users).set({ isPremium: true }).where(eq(users.id, accounts.premium.id)));
-    if (db.kind === "pglite") await server.restart();
-    fake.webhookUrl = `${server.url}/api/stripe/webhook`;
-    const me = (await (await http("/api/auth/user", { cookie: accounts.premium.cookie })).json()) as {
-      isPremium: boolean;
-    };
-    expect(me.isPremium).toBe(true);
-  }, 90_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await fake?.close();
-    await db?.drop();
-  });
-
-  for (const row of ROWS) {
-    for (const p of PERSONAS) {
-      const cell = row.expect[p];
-      const want: Expect = typeof cell === "number" ? { status: cell } : cell;
-      test(`${row.route}${row.what ? ` (${row.what})` : ""} × ${p} → ${want.status}`, async () => {
-        const call = await row.call(p);
-        let sessionCookie = cookie(p);
-        if (call.freshSession && p !== "out") sessionCookie = await signIn(accounts[p]);
-        const before = p === "other" ? await ownerState(accounts.free) : "";
-        const res = await http(call.path, {
-          method: call.method,
-          body: call.body,
-          cookie: sessionCookie,
-          headers: call.headers,
-        });
-        const body = await res.text();
-        const where = `${call.method} ${call.path} as ${p}: ${res.status} ${body.slice(0, 300)}`;
-        expect(res.status, where).toBe(want.status);
-        if (want.location) expect(res.headers.get("location") ?? "", where).toMatch(want.location);
-        if (want.contains) expect(body, where).toContain(want.contains);
-        if (
-          call.path.startsWith("/api/") &&
-          res.status !== 204 &&
-          !(res.status >= 300 && res.status < 400) &&
-          call.method !== "HEAD"
-        ) {
-          expect(res.headers.get("content-type") ?? "", where).toContain("application/json");
-        }
-        // Nothing private of an owner reaches anyone else.
-        for (const owner of ["free", "premium"] as const) {
-          if (p === owner) continue;
-          expect(body, where).not.toContain(accounts[owner].email);
-        }
-        // Notes are premium-only: shown to their premium owner and no one else.
-        if (p !== "premium") expect(body, where).not.toContain(NOTES_MARKER);
-        if (p === "other") expect(await ownerState(accounts.free), `${where}: the owner's data changed`).toBe(before);
-        await row.after?.(p, res, body);
+describe.skipIf(skipWithoutBuild("authz-matrix.test.ts: authorization matrix (built server, billing on)"))(
+  "authorization matrix (built server, billing on)",
+  () => {
+    beforeAll(async () => {
+      png = new Uint8Array(
+        await sharp({ create: { width: 32, height: 32, channels: 3, background: "#3a7" } })
+          .png()
+          .toBuffer(),
+      );
+      fake = await startFakeStripe({ autoDeliver: false });
+      db = await sharedDatabase();
+      const env = { ...db.env, ...fake.env() };
+      server = await startInstance(env, { timeoutMs: 90_000 });
+      for (const p of ["other", "free", "premium", "noname"] as const) accounts[p] = await signUp(p);
+      const suffix = crypto.randomUUID().slice(0, 6);
+      await setUsername(accounts.other, `other_${suffix}`);
+      await setUsername(accounts.free, `owner_${suffix}`);
+      await setUsername(accounts.premium, `premium_${suffix}`);
+      vip = await signUp("vip");
+      await setUsername(vip, `vip_${suffix}`);
+      await newSupplement(accounts.free);
+      // The free owner's avatar, to be fetched by everyone.
+      const form = new FormData();
+      form.append("profileImage", new File([png], "a.png", { type: "image/png" }));
+      const up = await http("/api/upload/profile-image", { method: "POST", cookie: accounts.free.cookie, body: form });
+      expect(up.status).toBe(201);
+      ownerImage = ((await up.json()) as { imageUrl: string }).imageUrl;
+      // Premium is set in the database (PGlite admits one process: stop the server meanwhile).
+      if (db.kind === "pglite") await server.stop();
+      await db.withDb(async (d) => {
+        await d.update(users).set({ isPremium: true }).where(eq(users.id, accounts.premium.id));
+        await d
+          .update(users)
+          .set({
+            isPremium: true,
+            subscriptionStatus: "active",
+            stripeCustomerId: VIP.stripeCustomerId,
+            stripeSubscriptionId: VIP.stripeSubscriptionId,
+          })
+          .where(eq(users.id, vip.id));
       });
+      if (db.kind === "pglite") await server.restart();
+      // The vip's notes and affiliate link are stored (premium) and shown to the vip alone.
+      const added = await http("/api/supplements", {
+        method: "POST",
+        cookie: vip.cookie,
+        body: {
+          name: VIP.supplement,
+          quantityType: "Capsule(s)",
+          frequency: "daily",
+          notes: VIP.notes,
+          affiliateLink: VIP.affiliateLink,
+        },
+      });
+      expect(added.status).toBe(201);
+      const own = await (await http("/api/supplements", { cookie: vip.cookie })).text();
+      expect(own).toContain(VIP.notes);
+      expect(own).toContain(VIP.affiliateLink);
+      fake.webhookUrl = `${server.url}/api/stripe/webhook`;
+      const me = (await (await http("/api/auth/user", { cookie: accounts.premium.cookie })).json()) as {
+        isPremium: boolean;
+      };
+      expect(me.isPremium).toBe(true);
+    }, 90_000);
+
+    afterAll(async () => {
+      await server?.stop();
+      await fake?.close();
+      await db?.drop();
+    });
+
+    for (const row of ROWS) {
+      for (const p of PERSONAS) {
+        const cell = row.expect[p];
+        const want: Expect = typeof cell === "number" ? { status: cell } : cell;
+        test(`${row.route}${row.what ? ` (${row.what})` : ""} × ${p} → ${want.status}`, async () => {
+          const call = await row.call(p);
+          let sessionCookie = cookie(p);
+          if (call.freshSession && p !== "out") sessionCookie = await signIn(accounts[p]);
+          const before = p === "other" ? await ownerState(accounts.free) : "";
+          const res = await http(call.path, {
+            method: call.method,
+            body: call.body,
+            cookie: sessionCookie,
+            headers: call.headers,
+          });
+          const body = await res.text();
+          const where = `${call.method} ${call.path} as ${p}: ${res.status} ${body.slice(0, 300)}`;
+          expect(res.status, where).toBe(want.status);
+          if (want.location) expect(res.headers.get("location") ?? "", where).toMatch(want.location);
+          if (want.contains) expect(body, where).toContain(want.contains);
+          if (
+            call.path.startsWith("/api/") &&
+            res.status !== 204 &&
+            !(res.status >= 300 && res.status < 400) &&
+            call.method !== "HEAD"
+          ) {
+            expect(res.headers.get("content-type") ?? "", where).toContain("application/json");
+          }
+          // Nothing private of an owner reaches anyone else.
+          for (const owner of ["free", "premium"] as const) {
+            if (p === owner) continue;
+            expect(body, where).not.toContain(accounts[owner].email);
+          }
+          // Notes are premium-only: shown to their premium owner and no one else.
+          if (p !== "premium") expect(body, where).not.toContain(NOTES_MARKER);
+          // Nothing the premium vip keeps private reaches anyone (no persona is the vip).
+          expect(body, where).not.toContain(vip.email);
+          for (const [field, secret] of Object.entries(VIP)) {
+            if (field !== "supplement") expect(body, `${where}: the vip's ${field}`).not.toContain(secret);
+          }
+          if (p === "other") expect(await ownerState(accounts.free), `${where}: the owner's data changed`).toBe(before);
+          await row.after?.(p, res, body);
+        });
+      }
     }
-  }
-});
+  },
+);

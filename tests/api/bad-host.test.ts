@@ -76,46 +76,49 @@ const NO_USABLE_HOST: [string, string][] = [
   ["an absolute-form target with a bang", "GET http://a_b!/api/health HTTP/1.0\r\n\r\n"],
 ];
 
-describe.skipIf(skipWithoutBuild())("a request without a usable host", () => {
-  const dir = mkdtempSync(join(tmpdir(), "stacktrack-host-"));
-  let server: ServerProcess;
-  let port: number;
+describe.skipIf(skipWithoutBuild("bad-host.test.ts: a request without a usable host"))(
+  "a request without a usable host",
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), "stacktrack-host-"));
+    let server: ServerProcess;
+    let port: number;
 
-  beforeAll(async () => {
-    server = await startServer({ DATA_DIR: join(dir, "data") });
-    port = Number(new URL(server.url).port);
-  }, 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      server = await startServer({ DATA_DIR: join(dir, "data") });
+      port = Number(new URL(server.url).port);
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
-  test.each(NO_USABLE_HOST)("%s: 400 JSON {message} with the security headers", async (_label, request) => {
-    const answer = await rawRequest(port, request);
-    expect(answer.status).toBe(400);
-    expect(answer.headers.get("content-type")).toContain("application/json");
-    expect(typeof (JSON.parse(answer.body) as { message?: unknown }).message).toBe("string");
-    expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(answer.headers.get("x-frame-options")).toBe("DENY");
-    expect(answer.headers.get("content-security-policy")).toContain("default-src 'none'");
-    expect(answer.headers.get("referrer-policy")).toBeTruthy();
-  });
+    test.each(NO_USABLE_HOST)("%s: 400 JSON {message} with the security headers", async (_label, request) => {
+      const answer = await rawRequest(port, request);
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get("content-type")).toContain("application/json");
+      expect(typeof (JSON.parse(answer.body) as { message?: unknown }).message).toBe("string");
+      expect(answer.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(answer.headers.get("x-frame-options")).toBe("DENY");
+      expect(answer.headers.get("content-security-policy")).toContain("default-src 'none'");
+      expect(answer.headers.get("referrer-policy")).toBeTruthy();
+    });
 
-  test("a normal request on the same server still answers 200", async () => {
-    const answer = await rawRequest(
-      port,
-      `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
-    );
-    expect(answer.status).toBe(200);
-  });
+    test("a normal request on the same server still answers 200", async () => {
+      const answer = await rawRequest(
+        port,
+        `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer.status).toBe(200);
+    });
 
-  test("after all of them, SIGTERM exits 0 promptly: none is still counted in flight", async () => {
-    // Once more right before the signal, so a leaked count is fresh.
-    for (const [, request] of NO_USABLE_HOST) await rawRequest(port, request);
-    const started = performance.now();
-    const code = await server.stop();
-    const elapsed = performance.now() - started;
-    expect(code).toBe(0);
-    expect(elapsed).toBeLessThan(5_000);
-  }, 30_000);
-});
+    test("after all of them, SIGTERM exits 0 promptly: none is still counted in flight", async () => {
+      // Once more right before the signal, so a leaked count is fresh.
+      for (const [, request] of NO_USABLE_HOST) await rawRequest(port, request);
+      const started = performance.now();
+      const code = await server.stop();
+      const elapsed = performance.now() - started;
+      expect(code).toBe(0);
+      expect(elapsed).toBeLessThan(5_000);
+    }, 30_000);
+  },
+);

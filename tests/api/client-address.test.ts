@@ -325,50 +325,53 @@ describe("TRUST_PROXY=false (clients reach the app directly)", () => {
   });
 });
 
-describe.skipIf(skipWithoutBuild())("the built server (server.ts), TRUST_PROXY=1", () => {
-  let db: SharedDatabase;
-  let server: Instance;
-  beforeAll(async () => {
-    db = await sharedDatabase();
-    server = await startInstance({ ...db.env, RATE_LIMIT: "on", TRUST_PROXY: "1", LOG_LEVEL: "info" });
-  }, 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
-
-  const signIn = async (forwardedFor: string, streamed = false) => {
-    const body = JSON.stringify({ email: "nobody@example.com", password: "not the password" });
-    const res = await fetch(`${server.url}/api/auth/sign-in/email`, {
-      method: "POST",
-      headers: { origin: server.url, "content-type": "application/json", "x-forwarded-for": forwardedFor },
-      // A stream has no Content-Length: server.ts hands the app a copy of the request.
-      body: streamed ? new Blob([body]).stream() : body,
+describe.skipIf(skipWithoutBuild("client-address.test.ts: the built server (server.ts), TRUST_PROXY=1"))(
+  "the built server (server.ts), TRUST_PROXY=1",
+  () => {
+    let db: SharedDatabase;
+    let server: Instance;
+    beforeAll(async () => {
+      db = await sharedDatabase();
+      server = await startInstance({ ...db.env, RATE_LIMIT: "on", TRUST_PROXY: "1", LOG_LEVEL: "info" });
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+      await db?.drop();
     });
-    await res.arrayBuffer();
-    return res.status;
-  };
 
-  test("forged first entries do not change the counted address, for streamed bodies too", async () => {
-    const [a, b] = [nextAddress(), nextAddress()];
-    const statuses: number[] = [];
-    for (let i = 0; i < 13; i++) statuses.push(await signIn(`${forged(i)}, ${a}`, i % 2 === 1));
-    expect(statuses).toEqual(SIGN_IN_REFUSALS);
-    expect(await signIn(`${forged(77)}, ${a}`, true)).toBe(429);
-    expect(await signIn(`${forged(77)}, ${b}`, true)).toBe(401);
-  });
+    const signIn = async (forwardedFor: string, streamed = false) => {
+      const body = JSON.stringify({ email: "nobody@example.com", password: "not the password" });
+      const res = await fetch(`${server.url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { origin: server.url, "content-type": "application/json", "x-forwarded-for": forwardedFor },
+        // A stream has no Content-Length: server.ts hands the app a copy of the request.
+        body: streamed ? new Blob([body]).stream() : body,
+      });
+      await res.arrayBuffer();
+      return res.status;
+    };
 
-  test("the request log line carries the address decided, not a forged entry", async () => {
-    const real = "203.0.113.77";
-    const res = await fetch(`${server.url}/api/profile/no_such_user_here`, {
-      headers: { "x-forwarded-for": `198.51.100.66, ${real}` },
+    test("forged first entries do not change the counted address, for streamed bodies too", async () => {
+      const [a, b] = [nextAddress(), nextAddress()];
+      const statuses: number[] = [];
+      for (let i = 0; i < 13; i++) statuses.push(await signIn(`${forged(i)}, ${a}`, i % 2 === 1));
+      expect(statuses).toEqual(SIGN_IN_REFUSALS);
+      expect(await signIn(`${forged(77)}, ${a}`, true)).toBe(429);
+      expect(await signIn(`${forged(77)}, ${b}`, true)).toBe(401);
     });
-    expect(res.status).toBe(404);
-    const line = await waitForLine(server, (l) => l.msg === "request" && l.path === "/api/profile/no_such_user_here");
-    expect(line.ip).toBe(real);
-    expect(server.server.output()).not.toContain("198.51.100.66");
-  });
-});
+
+    test("the request log line carries the address decided, not a forged entry", async () => {
+      const real = "203.0.113.77";
+      const res = await fetch(`${server.url}/api/profile/no_such_user_here`, {
+        headers: { "x-forwarded-for": `198.51.100.66, ${real}` },
+      });
+      expect(res.status).toBe(404);
+      const line = await waitForLine(server, (l) => l.msg === "request" && l.path === "/api/profile/no_such_user_here");
+      expect(line.ip).toBe(real);
+      expect(server.server.output()).not.toContain("198.51.100.66");
+    });
+  },
+);
 
 /** The profile API's status for a request with this X-Forwarded-For (no such profile: 404). */
 async function profileStatus(api: TestApi, forwardedFor: string): Promise<number> {

@@ -18,7 +18,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import type Stripe from "stripe";
 import { openDatabase, type Database } from "../../db/client";
-import { stripeEvents, users } from "../../db/schema";
+import { rateLimits, stripeEvents, users } from "../../db/schema";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, startInstance } from "../support/instances";
 import { postgresDatabase, skipWithoutPostgres } from "../support/pg-cluster";
@@ -36,7 +36,8 @@ async function freshMinute(needSeconds: number) {
   if (left < needSeconds) await Bun.sleep(left * 1000 + 100);
 }
 
-const skip = skipWithoutBuild() || skipWithoutPostgres("the many-instances tests");
+const skip =
+  skipWithoutBuild("instances.test.ts: the many-instances tests") || skipWithoutPostgres("the many-instances tests");
 
 describe.skipIf(skip)("two instances on one Postgres", () => {
   let pg: Awaited<ReturnType<typeof postgresDatabase>>;
@@ -213,8 +214,23 @@ describe.skipIf(skip)("two instances on one Postgres", () => {
         await r.arrayBuffer();
         return r.status;
       });
+    /** Waits until the instances' flushes have brought the shared counter to `count`. */
+    const flushedTo = async (count: number) => {
+      const deadline = performance.now() + 5000;
+      let stored = 0;
+      while (performance.now() < deadline) {
+        const [row] = await direct.db
+          .select()
+          .from(rateLimits)
+          .where(eq(rateLimits.key, `profile:${ip}`));
+        stored = row?.count ?? 0;
+        if (stored >= count) return;
+        await Bun.sleep(50);
+      }
+      throw new Error(`the shared counter stayed at ${stored}, below ${count}`);
+    };
     for (let i = 0; i < 200; i++) expect(await hit(a)).toBe(200);
-    await Bun.sleep(1500); // A has flushed its 200
+    await flushedTo(200); // A has flushed its 200
     let onB = 0;
     let refused = false;
     while (onB < 300 && !refused) {
@@ -224,7 +240,8 @@ describe.skipIf(skip)("two instances on one Postgres", () => {
         expect(status).toBe(200);
         onB++;
       }
-      if (onB === 50) await Bun.sleep(1500); // B has flushed and learned the shared total
+      // B has flushed its 50, and learned the shared total from that same statement.
+      if (onB === 50) await flushedTo(250);
     }
     expect(refused).toBe(true);
     // Alone, B would have allowed 300; shared, about 100 (plus at most a second's worth).

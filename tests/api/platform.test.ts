@@ -48,41 +48,44 @@ describe("API basics (in-process app over HTTP)", () => {
   });
 });
 
-describe.skipIf(skipWithoutBuild())("security headers from the real server (bun server.ts)", () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
-  beforeAll(async () => {
-    database = await createTestDatabase({ pgliteDir: true });
-    server = await startServer(database.env);
-  }, 40_000);
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
-
-  // [name, path, init, is an API response]
-  const cases: [string, string, RequestInit, boolean][] = [
-    ["GET /api/health (200)", "/api/health", {}, true],
-    ["GET /api/nope (404)", "/api/nope", {}, true],
-    [
-      "POST /api/health from another origin (403)",
-      "/api/health",
-      { method: "POST", headers: { Origin: "https://evil.example" } },
-      true,
-    ],
-    ["GET / (a page)", "/", {}, false],
-  ];
-
-  for (const [name, path, init, api] of cases) {
-    test(name, async () => {
-      const res = await fetch(`${server.url}${path}`, { ...init, redirect: "manual" });
-      await res.arrayBuffer();
-      const csp = res.headers.get("content-security-policy") ?? "";
-      expect(csp).toContain("frame-ancestors 'none'");
-      // An API answer is data, never a document: it may load nothing.
-      if (api) expect(csp).toMatch(/(^|;)\s*default-src '(none|self)'/);
-      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-      expect(res.headers.get("referrer-policy")).toBeTruthy();
+describe.skipIf(skipWithoutBuild("platform.test.ts: security headers from the real server"))(
+  "security headers from the real server (bun server.ts)",
+  () => {
+    let database: TestDatabase;
+    let server: ServerProcess;
+    beforeAll(async () => {
+      database = await createTestDatabase({ pgliteDir: true });
+      server = await startServer(database.env);
+    }, 40_000);
+    afterAll(async () => {
+      await server?.stop();
+      await database?.drop();
     });
-  }
-});
+
+    // [name, path, init, is an API response]
+    const cases: [string, string, RequestInit, boolean][] = [
+      ["GET /api/health (200)", "/api/health", {}, true],
+      ["GET /api/nope (404)", "/api/nope", {}, true],
+      [
+        "POST /api/health from another origin (403)",
+        "/api/health",
+        { method: "POST", headers: { Origin: "https://evil.example" } },
+        true,
+      ],
+      ["GET / (a page)", "/", {}, false],
+    ];
+
+    for (const [name, path, init, api] of cases) {
+      test(name, async () => {
+        const res = await fetch(`${server.url}${path}`, { ...init, redirect: "manual" });
+        await res.arrayBuffer();
+        const csp = res.headers.get("content-security-policy") ?? "";
+        expect(csp).toContain("frame-ancestors 'none'");
+        // An API answer is data, never a document: it may load nothing.
+        if (api) expect(csp).toMatch(/(^|;)\s*default-src '(none|self)'/);
+        expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(res.headers.get("referrer-policy")).toBeTruthy();
+      });
+    }
+  },
+);

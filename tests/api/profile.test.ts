@@ -467,129 +467,138 @@ describe("GET /api/profile/{username}", () => {
   });
 });
 
-describe.skipIf(skipWithoutBuild())("the /{username} page (bun server.ts)", () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
-  const EMAIL = "page-owner-secret@example.com";
-  const BIO = `<script>alert("bio")</script><img src=x onerror=alert(1)> & "quotes"`;
+describe.skipIf(skipWithoutBuild("profile.test.ts: the /{username} page (bun server.ts)"))(
+  "the /{username} page (bun server.ts)",
+  () => {
+    let database: TestDatabase;
+    let server: ServerProcess;
+    const EMAIL = "page-owner-secret@example.com";
+    const BIO = `<script>alert("bio")</script><img src=x onerror=alert(1)> & "quotes"`;
 
-  beforeAll(async () => {
-    // Seed the database before the server takes it: one user whose stored links include
-    // a javascript: URL (as if written before the rules existed) and a bio with markup.
-    database = await createTestDatabase({ pgliteDir: true });
-    const seed = await openDatabase({
-      url: database.env.DATABASE_URL,
-      dataDir: database.env.DATA_DIR ?? ":memory:",
-      poolSize: 1,
-    });
-    try {
-      await seed.db.insert(users).values({
-        id: "page-owner",
-        name: "Page Owner",
-        email: EMAIL,
-        username: "Page_Owner",
-        bio: BIO,
-        websiteUrl: "javascript:alert(document.cookie)",
-        instagramUrl: "https://instagram.com/page_owner",
-        twitterUrl: "data:text/html,<script>alert(1)</script>",
-        stripeCustomerId: "cus_PAGE_PRIVATE",
+    beforeAll(async () => {
+      // Seed the database before the server takes it: one user whose stored links include
+      // a javascript: URL (as if written before the rules existed) and a bio with markup.
+      database = await createTestDatabase({ pgliteDir: true });
+      const seed = await openDatabase({
+        url: database.env.DATABASE_URL,
+        dataDir: database.env.DATA_DIR ?? ":memory:",
+        poolSize: 1,
       });
-      await seed.db.insert(supplements).values([
-        { userId: "page-owner", name: "Zinc <b>bold</b>", quantityType: "Tablet(s)", frequency: "daily", sortOrder: 1 },
-        {
-          userId: "page-owner",
-          name: "Magnesium",
-          quantityType: "Capsule(s)",
-          frequency: "at night",
-          notes: "secret note",
-          affiliateLink: "https://shop.example/secret-aff",
-          sortOrder: 0,
-        },
-      ]);
-    } finally {
-      await seed.close();
-    }
-    server = await startServer(database.env);
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+      try {
+        await seed.db.insert(users).values({
+          id: "page-owner",
+          name: "Page Owner",
+          email: EMAIL,
+          username: "Page_Owner",
+          bio: BIO,
+          websiteUrl: "javascript:alert(document.cookie)",
+          instagramUrl: "https://instagram.com/page_owner",
+          twitterUrl: "data:text/html,<script>alert(1)</script>",
+          stripeCustomerId: "cus_PAGE_PRIVATE",
+        });
+        await seed.db.insert(supplements).values([
+          {
+            userId: "page-owner",
+            name: "Zinc <b>bold</b>",
+            quantityType: "Tablet(s)",
+            frequency: "daily",
+            sortOrder: 1,
+          },
+          {
+            userId: "page-owner",
+            name: "Magnesium",
+            quantityType: "Capsule(s)",
+            frequency: "at night",
+            notes: "secret note",
+            affiliateLink: "https://shop.example/secret-aff",
+            sortOrder: 0,
+          },
+        ]);
+      } finally {
+        await seed.close();
+      }
+      server = await startServer(database.env);
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await database?.drop();
+    });
 
-  test("markup in the bio and names is escaped, never run; javascript:/data: links never reach the page", async () => {
-    const res = await fetch(`${server.url}/page_owner`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toContain("text/html");
-    const html = await res.text();
-    // Parsed as a browser would: no script or img element, no event-handler attribute, and
-    // the bio and the supplement name are text.
-    const found = { scripts: 0, imgs: 0, handlers: 0, bio: "", names: [] as string[] };
-    let inName = false;
-    await new HTMLRewriter()
-      .on("script", { element: () => void found.scripts++ })
-      .on("img", { element: () => void found.imgs++ })
-      .on("*", {
-        element(el) {
-          for (const [name] of el.attributes) if (name.toLowerCase().startsWith("on")) found.handlers++;
-        },
-      })
-      .on("main section p.whitespace-pre-line", {
-        text: (t) => {
-          found.bio += t.text;
-        },
-      })
-      .on("ol li p.font-semibold", {
-        element: () => {
-          inName = true;
-          found.names.push("");
-        },
-        text: (t) => {
-          if (inName) found.names[found.names.length - 1] += t.text;
-        },
-      })
-      .transform(new Response(html))
-      .text();
-    expect(found.scripts).toBe(0);
-    expect(found.imgs).toBe(0);
-    expect(found.handlers).toBe(0);
-    expect(found.bio).toBe(
-      "&lt;script&gt;alert(&quot;bio&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;",
-    );
-    // The list in its order, without notes or links.
-    expect(found.names).toEqual(["Magnesium", "Zinc &lt;b&gt;bold&lt;/b&gt;"]);
-    expect(html).not.toContain("secret note");
-    expect(html).not.toContain("secret-aff");
-    // Only http(s) links are rendered.
-    expect(html.toLowerCase()).not.toContain("javascript:");
-    expect(html).not.toContain("data:text/html");
-    expect(html).toContain('href="https://instagram.com/page_owner"');
-    expect(html).toContain("@Page_Owner");
-  });
-
-  test("the page never contains the e-mail or Stripe ids", async () => {
-    const html = await (await fetch(`${server.url}/PAGE_OWNER`)).text();
-    expect(html).not.toContain(EMAIL);
-    expect(html).not.toContain("page-owner-secret");
-    expect(html).not.toContain("cus_PAGE_PRIVATE");
-  });
-
-  test("server-rendered head: title, description from the bio, canonical with the stored spelling", async () => {
-    const html = await (await fetch(`${server.url}/page_owner`)).text();
-    expect(html).toContain("<title>@Page_Owner · StackTrack</title>");
-    expect(html).toMatch(/<link[^>]+rel="canonical"[^>]+href="http:\/\/127\.0\.0\.1:\d+\/Page_Owner"/);
-    expect(html).toMatch(/<meta[^>]+(property|name)="og:title"/);
-    // The description is the bio, inside a quoted attribute whose quotes are escaped.
-    expect(html).toContain('<meta name="description" content="<script>alert(&quot;bio&quot;)');
-  });
-
-  test("an unknown or reserved name answers HTTP 404 with the Profile Not Found screen", async () => {
-    for (const name of ["no_such_user_here", "admin"]) {
-      const res = await fetch(`${server.url}/${name}`);
-      expect(res.status).toBe(404);
+    test("markup in the bio and names is escaped, never run; javascript:/data: links never reach the page", async () => {
+      const res = await fetch(`${server.url}/page_owner`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("text/html");
       const html = await res.text();
-      expect(html).toContain("Profile Not Found");
-      expect(html).toMatch(new RegExp(`The user @${name} doesn('|&#39;|&#x27;)t exist or their profile is private`));
-      expect(html).toContain("Go Home");
-    }
-  });
-});
+      // Parsed as a browser would: no script or img element, no event-handler attribute, and
+      // the bio and the supplement name are text.
+      const found = { scripts: 0, imgs: 0, handlers: 0, bio: "", names: [] as string[] };
+      let inName = false;
+      await new HTMLRewriter()
+        .on("script", { element: () => void found.scripts++ })
+        .on("img", { element: () => void found.imgs++ })
+        .on("*", {
+          element(el) {
+            for (const [name] of el.attributes) if (name.toLowerCase().startsWith("on")) found.handlers++;
+          },
+        })
+        .on("main section p.whitespace-pre-line", {
+          text: (t) => {
+            found.bio += t.text;
+          },
+        })
+        .on("ol li p.font-semibold", {
+          element: () => {
+            inName = true;
+            found.names.push("");
+          },
+          text: (t) => {
+            if (inName) found.names[found.names.length - 1] += t.text;
+          },
+        })
+        .transform(new Response(html))
+        .text();
+      expect(found.scripts).toBe(0);
+      expect(found.imgs).toBe(0);
+      expect(found.handlers).toBe(0);
+      expect(found.bio).toBe(
+        "&lt;script&gt;alert(&quot;bio&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;",
+      );
+      // The list in its order, without notes or links.
+      expect(found.names).toEqual(["Magnesium", "Zinc &lt;b&gt;bold&lt;/b&gt;"]);
+      expect(html).not.toContain("secret note");
+      expect(html).not.toContain("secret-aff");
+      // Only http(s) links are rendered.
+      expect(html.toLowerCase()).not.toContain("javascript:");
+      expect(html).not.toContain("data:text/html");
+      expect(html).toContain('href="https://instagram.com/page_owner"');
+      expect(html).toContain("@Page_Owner");
+    });
+
+    test("the page never contains the e-mail or Stripe ids", async () => {
+      const html = await (await fetch(`${server.url}/PAGE_OWNER`)).text();
+      expect(html).not.toContain(EMAIL);
+      expect(html).not.toContain("page-owner-secret");
+      expect(html).not.toContain("cus_PAGE_PRIVATE");
+    });
+
+    test("server-rendered head: title, description from the bio, canonical with the stored spelling", async () => {
+      const html = await (await fetch(`${server.url}/page_owner`)).text();
+      expect(html).toContain("<title>@Page_Owner · StackTrack</title>");
+      expect(html).toMatch(/<link[^>]+rel="canonical"[^>]+href="http:\/\/127\.0\.0\.1:\d+\/Page_Owner"/);
+      expect(html).toMatch(/<meta[^>]+(property|name)="og:title"/);
+      // The description is the bio, inside a quoted attribute whose quotes are escaped.
+      expect(html).toContain('<meta name="description" content="<script>alert(&quot;bio&quot;)');
+    });
+
+    test("an unknown or reserved name answers HTTP 404 with the Profile Not Found screen", async () => {
+      for (const name of ["no_such_user_here", "admin"]) {
+        const res = await fetch(`${server.url}/${name}`);
+        expect(res.status).toBe(404);
+        const html = await res.text();
+        expect(html).toContain("Profile Not Found");
+        expect(html).toMatch(new RegExp(`The user @${name} doesn('|&#39;|&#x27;)t exist or their profile is private`));
+        expect(html).toContain("Go Home");
+      }
+    });
+  },
+);

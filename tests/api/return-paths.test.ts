@@ -159,55 +159,58 @@ function authFormProps(html: string): Record<string, unknown> {
   throw new Error("no island with a redirectTo prop on the page");
 }
 
-describe.skipIf(skipWithoutBuild())("return paths through the sign-in pages (built server)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "stacktrack-return-"));
-  let server: ServerProcess;
-  let cookie: string;
-  beforeAll(async () => {
-    server = await startServer({ DATA_DIR: join(dir, "data") });
-    const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
-      method: "POST",
-      headers: { origin: server.url, "content-type": "application/json" },
-      body: JSON.stringify({
-        email: `pages-${crypto.randomUUID().slice(0, 8)}@example.com`,
-        password: "correct horse battery",
-        name: "Pages Test",
-      }),
-    });
-    expect(res.status).toBe(200);
-    cookie = cookieHeader(res);
-  }, 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  const pages = ["/auth/sign-in", "/auth/sign-up", "/auth/forgot-password"];
-  const all = [
-    ...HOSTILE_RETURN_PATHS.map((v) => ["hostile", label(v), v, "/"] as const),
-    ...LEGITIMATE_RETURN_PATHS.map((v) => ["legitimate", label(v), v, v] as const),
-  ];
-
-  for (const page of pages) {
-    test.each(all)(`${page}: the form is handed a path on the site (%s %s)`, async (_kind, _label, raw, expected) => {
-      const value = forSite(raw, server.url);
-      const res = await fetch(`${server.url}${page}?redirectTo=${encodeURIComponent(value)}`, { redirect: "manual" });
+describe.skipIf(skipWithoutBuild("return-paths.test.ts: return paths through the sign-in pages (built server)"))(
+  "return paths through the sign-in pages (built server)",
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), "stacktrack-return-"));
+    let server: ServerProcess;
+    let cookie: string;
+    beforeAll(async () => {
+      server = await startServer({ DATA_DIR: join(dir, "data") });
+      const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { origin: server.url, "content-type": "application/json" },
+        body: JSON.stringify({
+          email: `pages-${crypto.randomUUID().slice(0, 8)}@example.com`,
+          password: "correct horse battery",
+          name: "Pages Test",
+        }),
+      });
       expect(res.status).toBe(200);
-      const props = authFormProps(await res.text());
-      expectOnSite(String(props.redirectTo), server.url, expected);
+      cookie = cookieHeader(res);
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+      rmSync(dir, { recursive: true, force: true });
     });
 
-    test.each(all)(
-      `${page}: a signed-in visitor's 302 stays on the site (%s %s)`,
-      async (_kind, _label, raw, expected) => {
+    const pages = ["/auth/sign-in", "/auth/sign-up", "/auth/forgot-password"];
+    const all = [
+      ...HOSTILE_RETURN_PATHS.map((v) => ["hostile", label(v), v, "/"] as const),
+      ...LEGITIMATE_RETURN_PATHS.map((v) => ["legitimate", label(v), v, v] as const),
+    ];
+
+    for (const page of pages) {
+      test.each(all)(`${page}: the form is handed a path on the site (%s %s)`, async (_kind, _label, raw, expected) => {
         const value = forSite(raw, server.url);
-        const res = await fetch(`${server.url}${page}?redirectTo=${encodeURIComponent(value)}`, {
-          redirect: "manual",
-          headers: { cookie },
-        });
-        expect(res.status).toBe(302);
-        expectOnSite(res.headers.get("location"), server.url, expected);
-      },
-    );
-  }
-});
+        const res = await fetch(`${server.url}${page}?redirectTo=${encodeURIComponent(value)}`, { redirect: "manual" });
+        expect(res.status).toBe(200);
+        const props = authFormProps(await res.text());
+        expectOnSite(String(props.redirectTo), server.url, expected);
+      });
+
+      test.each(all)(
+        `${page}: a signed-in visitor's 302 stays on the site (%s %s)`,
+        async (_kind, _label, raw, expected) => {
+          const value = forSite(raw, server.url);
+          const res = await fetch(`${server.url}${page}?redirectTo=${encodeURIComponent(value)}`, {
+            redirect: "manual",
+            headers: { cookie },
+          });
+          expect(res.status).toBe(302);
+          expectOnSite(res.headers.get("location"), server.url, expected);
+        },
+      );
+    }
+  },
+);

@@ -113,138 +113,143 @@ function headerProblems(res: Response, production: boolean): string[] {
   return problems;
 }
 
-describe.skipIf(skipWithoutBuild())("security headers and CSP (built server, production)", () => {
-  let db: SharedDatabase;
-  let server: Instance;
-  const cookies = {} as Record<Who, string>;
-  let username = "";
-  let imageUrl = "";
-  let asset = "";
+describe.skipIf(skipWithoutBuild("security-headers.test.ts: security headers and CSP (built server)"))(
+  "security headers and CSP (built server, production)",
+  () => {
+    let db: SharedDatabase;
+    let server: Instance;
+    const cookies = {} as Record<Who, string>;
+    let username = "";
+    let imageUrl = "";
+    let asset = "";
 
-  beforeAll(async () => {
-    db = await sharedDatabase();
-    server = await startInstance({
-      ...db.env,
-      NODE_ENV: "production",
-      BETTER_AUTH_SECRET: "a-production-secret-for-the-header-tests-0123456789abcdef",
-    });
-    const signUp = async () => {
-      const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
-        method: "POST",
-        headers: { origin: server.url, "content-type": "application/json" },
-        body: JSON.stringify({
-          email: `hdr-${crypto.randomUUID().slice(0, 8)}@example.com`,
-          password: "correct horse battery",
-          name: "H",
-        }),
+    beforeAll(async () => {
+      db = await sharedDatabase();
+      server = await startInstance({
+        ...db.env,
+        NODE_ENV: "production",
+        BETTER_AUTH_SECRET: "a-production-secret-for-the-header-tests-0123456789abcdef",
       });
-      expect(res.status).toBe(200);
-      return res.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0])
-        .join("; ");
-    };
-    cookies["signed out"] = "";
-    cookies["signed in"] = await signUp();
-    cookies["no username"] = await signUp();
-    username = `hdr_${crypto.randomUUID().slice(0, 6)}`;
-    const put = await fetch(`${server.url}/api/profile`, {
-      method: "PUT",
-      headers: { origin: server.url, "content-type": "application/json", cookie: cookies["signed in"] },
-      body: JSON.stringify({ username }),
-    });
-    expect(put.status).toBe(200);
-    const sharp = (await import("sharp")).default;
-    const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#123" } })
-      .png()
-      .toBuffer();
-    const form = new FormData();
-    form.append("profileImage", new File([png], "a.png", { type: "image/png" }));
-    const up = await fetch(`${server.url}/api/upload/profile-image`, {
-      method: "POST",
-      headers: { origin: server.url, cookie: cookies["signed in"] },
-      body: form,
-    });
-    imageUrl = ((await up.json()) as { imageUrl: string }).imageUrl;
-    const landing = await (await fetch(`${server.url}/`)).text();
-    asset = landing.match(/(?:href|src)="(\/_astro\/[^"]+)"/)?.[1] ?? "/favicon.svg";
-  }, 60_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
-
-  for (const who of ["signed out", "signed in", "no username"] as Who[]) {
-    test(`every page, ${who}: security headers, and a script policy without inline script`, async () => {
-      const problems: string[] = [];
-      let htmlPages = 0;
-      for (const path of [...PAGES, `/${username}`]) {
-        const res = await fetch(`${server.url}${path}`, {
-          headers: cookies[who] ? { cookie: cookies[who] } : {},
-          redirect: "manual",
+      const signUp = async () => {
+        const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
+          method: "POST",
+          headers: { origin: server.url, "content-type": "application/json" },
+          body: JSON.stringify({
+            email: `hdr-${crypto.randomUUID().slice(0, 8)}@example.com`,
+            password: "correct horse battery",
+            name: "H",
+          }),
         });
-        const body = await res.text();
-        problems.push(...headerProblems(res, true).map((p) => `${path} (${res.status}): ${p}`));
-        if ((res.headers.get("content-type") ?? "").startsWith("text/html") && body.length > 0) {
-          htmlPages++;
-          problems.push(
-            ...scriptPolicyProblems(body, res.headers.get("content-security-policy") ?? "").map((p) => `${path}: ${p}`),
-          );
+        expect(res.status).toBe(200);
+        return res.headers
+          .getSetCookie()
+          .map((c) => c.split(";")[0])
+          .join("; ");
+      };
+      cookies["signed out"] = "";
+      cookies["signed in"] = await signUp();
+      cookies["no username"] = await signUp();
+      username = `hdr_${crypto.randomUUID().slice(0, 6)}`;
+      const put = await fetch(`${server.url}/api/profile`, {
+        method: "PUT",
+        headers: { origin: server.url, "content-type": "application/json", cookie: cookies["signed in"] },
+        body: JSON.stringify({ username }),
+      });
+      expect(put.status).toBe(200);
+      const sharp = (await import("sharp")).default;
+      const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#123" } })
+        .png()
+        .toBuffer();
+      const form = new FormData();
+      form.append("profileImage", new File([png], "a.png", { type: "image/png" }));
+      const up = await fetch(`${server.url}/api/upload/profile-image`, {
+        method: "POST",
+        headers: { origin: server.url, cookie: cookies["signed in"] },
+        body: form,
+      });
+      imageUrl = ((await up.json()) as { imageUrl: string }).imageUrl;
+      const landing = await (await fetch(`${server.url}/`)).text();
+      asset = landing.match(/(?:href|src)="(\/_astro\/[^"]+)"/)?.[1] ?? "/favicon.svg";
+    }, 60_000);
+
+    afterAll(async () => {
+      await server?.stop();
+      await db?.drop();
+    });
+
+    for (const who of ["signed out", "signed in", "no username"] as Who[]) {
+      test(`every page, ${who}: security headers, and a script policy without inline script`, async () => {
+        const problems: string[] = [];
+        let htmlPages = 0;
+        for (const path of [...PAGES, `/${username}`]) {
+          const res = await fetch(`${server.url}${path}`, {
+            headers: cookies[who] ? { cookie: cookies[who] } : {},
+            redirect: "manual",
+          });
+          const body = await res.text();
+          problems.push(...headerProblems(res, true).map((p) => `${path} (${res.status}): ${p}`));
+          if ((res.headers.get("content-type") ?? "").startsWith("text/html") && body.length > 0) {
+            htmlPages++;
+            problems.push(
+              ...scriptPolicyProblems(body, res.headers.get("content-security-policy") ?? "").map(
+                (p) => `${path}: ${p}`,
+              ),
+            );
+          }
+        }
+        expect(htmlPages).toBeGreaterThan(3);
+        expect(problems).toEqual([]);
+      });
+    }
+
+    test("every other kind of answer carries the headers too: JSON, 404 JSON, 401, 403, 413, redirects, images, assets, 304", async () => {
+      const cases: [string, string, RequestInit][] = [
+        ["health", "/api/health", {}],
+        ["unknown API path", "/api/nope", {}],
+        ["401", "/api/supplements", {}],
+        ["403 cross-origin", "/api/supplements", { method: "POST", headers: { origin: "https://evil.example" } }],
+        [
+          "413",
+          "/api/supplements",
+          { method: "POST", headers: { origin: server.url, "content-length": String(50 * 1024 * 1024) }, body: "x" },
+        ],
+        ["302 /api/login", "/api/login", {}],
+        ["image", imageUrl, {}],
+        ["asset", asset, {}],
+        ["profile JSON", `/api/profile/${username}`, {}],
+      ];
+      const problems: string[] = [];
+      for (const [what, path, init] of cases) {
+        let res: Response;
+        try {
+          res = await fetch(`${server.url}${path}`, { ...init, redirect: "manual" });
+        } catch (error) {
+          problems.push(`${what}: ${error}`);
+          continue;
+        }
+        await res.arrayBuffer();
+        problems.push(...headerProblems(res, true).map((p) => `${what} ${path} (${res.status}): ${p}`));
+        const etag = res.headers.get("etag");
+        if (etag && res.status === 200) {
+          const again = await fetch(`${server.url}${path}`, { headers: { "if-none-match": etag } });
+          await again.arrayBuffer();
+          if (again.status === 304) problems.push(...headerProblems(again, true).map((p) => `${what} 304: ${p}`));
         }
       }
-      expect(htmlPages).toBeGreaterThan(3);
       expect(problems).toEqual([]);
     });
-  }
 
-  test("every other kind of answer carries the headers too: JSON, 404 JSON, 401, 403, 413, redirects, images, assets, 304", async () => {
-    const cases: [string, string, RequestInit][] = [
-      ["health", "/api/health", {}],
-      ["unknown API path", "/api/nope", {}],
-      ["401", "/api/supplements", {}],
-      ["403 cross-origin", "/api/supplements", { method: "POST", headers: { origin: "https://evil.example" } }],
-      [
-        "413",
-        "/api/supplements",
-        { method: "POST", headers: { origin: server.url, "content-length": String(50 * 1024 * 1024) }, body: "x" },
-      ],
-      ["302 /api/login", "/api/login", {}],
-      ["image", imageUrl, {}],
-      ["asset", asset, {}],
-      ["profile JSON", `/api/profile/${username}`, {}],
-    ];
-    const problems: string[] = [];
-    for (const [what, path, init] of cases) {
-      let res: Response;
-      try {
-        res = await fetch(`${server.url}${path}`, { ...init, redirect: "manual" });
-      } catch (error) {
-        problems.push(`${what}: ${error}`);
-        continue;
-      }
-      await res.arrayBuffer();
-      problems.push(...headerProblems(res, true).map((p) => `${what} ${path} (${res.status}): ${p}`));
-      const etag = res.headers.get("etag");
-      if (etag && res.status === 200) {
-        const again = await fetch(`${server.url}${path}`, { headers: { "if-none-match": etag } });
-        await again.arrayBuffer();
-        if (again.status === 304) problems.push(...headerProblems(again, true).map((p) => `${what} 304: ${p}`));
-      }
-    }
-    expect(problems).toEqual([]);
-  });
-
-  test("the policy checker itself refuses what it must (unsafe-inline, a stray inline script, an onclick)", () => {
-    expect(scriptPolicyProblems("<p>x</p>", "script-src 'self' 'unsafe-inline'; object-src 'none'")).toContain(
-      "script sources allow 'unsafe-inline'",
-    );
-    expect(scriptPolicyProblems("<script>alert(1)</script>", "script-src 'self'; object-src 'none'").length).toBe(1);
-    expect(scriptPolicyProblems('<a onclick="x()">', "script-src 'self'; object-src 'none'")).toContain(
-      "inline event handler onclick",
-    );
-    expect(scriptPolicyProblems("<p>x</p>", "frame-ancestors 'none'")).toEqual([
-      "no policy restricts scripts (no script-src or default-src)",
-    ]);
-  });
-});
+    test("the policy checker itself refuses what it must (unsafe-inline, a stray inline script, an onclick)", () => {
+      expect(scriptPolicyProblems("<p>x</p>", "script-src 'self' 'unsafe-inline'; object-src 'none'")).toContain(
+        "script sources allow 'unsafe-inline'",
+      );
+      expect(scriptPolicyProblems("<script>alert(1)</script>", "script-src 'self'; object-src 'none'").length).toBe(1);
+      expect(scriptPolicyProblems('<a onclick="x()">', "script-src 'self'; object-src 'none'")).toContain(
+        "inline event handler onclick",
+      );
+      expect(scriptPolicyProblems("<p>x</p>", "frame-ancestors 'none'")).toEqual([
+        "no policy restricts scripts (no script-src or default-src)",
+      ]);
+    });
+  },
+);

@@ -306,83 +306,86 @@ describe("cross-origin state-changing requests are refused on every /api route",
   }
 });
 
-describe.skipIf(skipWithoutBuild())("session cookies in production (built server, NODE_ENV=production)", () => {
-  let db: SharedDatabase;
-  let server: Instance;
+describe.skipIf(skipWithoutBuild("security-sessions.test.ts: session cookies in production (built server)"))(
+  "session cookies in production (built server, NODE_ENV=production)",
+  () => {
+    let db: SharedDatabase;
+    let server: Instance;
 
-  beforeAll(async () => {
-    db = await sharedDatabase();
-    server = await startInstance({
-      ...db.env,
-      NODE_ENV: "production",
-      BETTER_AUTH_SECRET: "a-production-secret-for-the-cookie-flag-tests-0123456789",
+    beforeAll(async () => {
+      db = await sharedDatabase();
+      server = await startInstance({
+        ...db.env,
+        NODE_ENV: "production",
+        BETTER_AUTH_SECRET: "a-production-secret-for-the-cookie-flag-tests-0123456789",
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+      await db?.drop();
     });
-  }, 60_000);
-  afterAll(async () => {
-    await server?.stop();
-    await db?.drop();
-  });
 
-  const post = (path: string, body: unknown, cookie?: string) =>
-    fetch(`${server.url}${path}`, {
-      method: "POST",
-      headers: { origin: server.url, "content-type": "application/json", ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-      redirect: "manual",
-    });
-  const get = (path: string, cookie?: string) =>
-    fetch(`${server.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+    const post = (path: string, body: unknown, cookie?: string) =>
+      fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { origin: server.url, "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify(body),
+        redirect: "manual",
+      });
+    const get = (path: string, cookie?: string) =>
+      fetch(`${server.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
 
-  function flagsOf(res: Response, where: string): string[] {
-    const problems: string[] = [];
-    for (const cookie of res.headers.getSetCookie()) {
-      const attrs = cookie
-        .split(";")
-        .slice(1)
-        .map((a) => a.trim().toLowerCase());
-      const name = cookie.split("=")[0] ?? "";
-      if (!attrs.includes("httponly")) problems.push(`${where}: ${name} without HttpOnly`);
-      if (!attrs.includes("secure")) problems.push(`${where}: ${name} without Secure`);
-      if (!attrs.includes("samesite=lax")) problems.push(`${where}: ${name} without SameSite=Lax`);
+    function flagsOf(res: Response, where: string): string[] {
+      const problems: string[] = [];
+      for (const cookie of res.headers.getSetCookie()) {
+        const attrs = cookie
+          .split(";")
+          .slice(1)
+          .map((a) => a.trim().toLowerCase());
+        const name = cookie.split("=")[0] ?? "";
+        if (!attrs.includes("httponly")) problems.push(`${where}: ${name} without HttpOnly`);
+        if (!attrs.includes("secure")) problems.push(`${where}: ${name} without Secure`);
+        if (!attrs.includes("samesite=lax")) problems.push(`${where}: ${name} without SameSite=Lax`);
+      }
+      return problems;
     }
-    return problems;
-  }
 
-  test("sign-up, sign-in, logout, a stale cookie on a page, a bogus cookie on logout: every Set-Cookie is HttpOnly, Secure, SameSite=Lax", async () => {
-    const email = `prod-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const problems: string[] = [];
-    const up = await post("/api/auth/sign-up/email", { email, password: "correct horse battery", name: "P" });
-    expect(up.status).toBe(200);
-    expect(up.headers.getSetCookie().length).toBeGreaterThan(0);
-    expect(up.headers.getSetCookie().some((c) => c.startsWith("__Secure-"))).toBe(true);
-    problems.push(...flagsOf(up, "sign-up"));
-    const cookie = up.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
+    test("sign-up, sign-in, logout, a stale cookie on a page, a bogus cookie on logout: every Set-Cookie is HttpOnly, Secure, SameSite=Lax", async () => {
+      const email = `prod-${crypto.randomUUID().slice(0, 8)}@example.com`;
+      const problems: string[] = [];
+      const up = await post("/api/auth/sign-up/email", { email, password: "correct horse battery", name: "P" });
+      expect(up.status).toBe(200);
+      expect(up.headers.getSetCookie().length).toBeGreaterThan(0);
+      expect(up.headers.getSetCookie().some((c) => c.startsWith("__Secure-"))).toBe(true);
+      problems.push(...flagsOf(up, "sign-up"));
+      const cookie = up.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
 
-    const signIn = await post("/api/auth/sign-in/email", { email, password: "correct horse battery" });
-    expect(signIn.status).toBe(200);
-    problems.push(...flagsOf(signIn, "sign-in"));
+      const signIn = await post("/api/auth/sign-in/email", { email, password: "correct horse battery" });
+      expect(signIn.status).toBe(200);
+      problems.push(...flagsOf(signIn, "sign-in"));
 
-    const out = await get("/api/logout", cookie);
-    expect(out.status).toBe(302);
-    problems.push(...flagsOf(out, "logout"));
+      const out = await get("/api/logout", cookie);
+      expect(out.status).toBe(302);
+      problems.push(...flagsOf(out, "logout"));
 
-    const bogus = "__Secure-better-auth.session_token=not-a-real-token; __Secure-better-auth.session_data=junk";
-    const bogusOut = await get("/api/logout", bogus);
-    expect(bogusOut.status).toBe(302);
-    expect(bogusOut.headers.getSetCookie().length).toBeGreaterThan(0);
-    problems.push(...flagsOf(bogusOut, "logout with a bogus cookie"));
+      const bogus = "__Secure-better-auth.session_token=not-a-real-token; __Secure-better-auth.session_data=junk";
+      const bogusOut = await get("/api/logout", bogus);
+      expect(bogusOut.status).toBe(302);
+      expect(bogusOut.headers.getSetCookie().length).toBeGreaterThan(0);
+      problems.push(...flagsOf(bogusOut, "logout with a bogus cookie"));
 
-    const stale = await get("/dashboard", bogus);
-    expect(stale.status).toBe(302);
-    expect(stale.headers.getSetCookie().length).toBeGreaterThan(0);
-    problems.push(...flagsOf(stale, "a page with a stale cookie"));
+      const stale = await get("/dashboard", bogus);
+      expect(stale.status).toBe(302);
+      expect(stale.headers.getSetCookie().length).toBeGreaterThan(0);
+      problems.push(...flagsOf(stale, "a page with a stale cookie"));
 
-    expect(problems).toEqual([]);
-  });
-});
+      expect(problems).toEqual([]);
+    });
+  },
+);
 
 describe("ending a session takes a POST or a top-level navigation, never a sub-resource", () => {
   let api: TestApi;

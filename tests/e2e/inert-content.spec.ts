@@ -69,7 +69,10 @@ async function watch(page: Page): Promise<string[]> {
 
 /** What must hold on any page showing the payloads. */
 async function expectInert(page: Page, dialogs: string[], where: string) {
-  await page.waitForTimeout(300); // onerror/onload handlers would have fired by now
+  // A handler of an image or frame (onerror/onload) runs before the window's load event,
+  // which waits for every one of them to load or fail.
+  await page.waitForLoadState("load");
+  await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete));
   const state = await page.evaluate(() => {
     const handlerAttributes: string[] = [];
     for (const el of Array.from(document.querySelectorAll("*"))) {

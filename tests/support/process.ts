@@ -12,12 +12,15 @@ export const ROOT = join(import.meta.dir, "../..");
 export const hasBuild = (): boolean => existsSync(join(ROOT, "dist/server/entry.mjs"));
 
 /**
- * Tests that need the built server are skipped without a build, except in CI, where a
- * missing build is a failure rather than a silent skip.
+ * For `describe.skipIf(...)`: tests that need the built server are skipped without a
+ * build, saying so loudly (naming `what` and the command that builds), except in CI,
+ * where a missing build is a failure rather than a skip.
  */
-export const skipWithoutBuild = (): boolean => {
+export const skipWithoutBuild = (what: string): boolean => {
   if (hasBuild()) return false;
-  if (process.env.CI) throw new Error("dist/ is missing: run `bun --bun run build` before the API tests");
+  if (process.env.CI) throw new Error(`${what} needs the built app and dist/ is missing: run \`bun --bun run build\``);
+  const line = "=".repeat(78);
+  console.warn(`${line}\nSKIPPED: ${what}: dist/ is missing. Run \`bun --bun run build\` first.\n${line}`);
   return true;
 };
 

@@ -4,6 +4,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { type CachedBody, Caches, cachedBodyBytes, toCachedBody } from "../../api/cache";
+import type { User } from "../../db/schema";
+
+/** A user row as the session check caches it (only the id matters to the cache). */
+const userRow = (id: string) => ({ id, username: `name_${id}` }) as unknown as User;
 
 const body = () => toCachedBody(new Response("[]", { headers: { "content-type": "application/json" } }));
 
@@ -36,13 +40,39 @@ describe("Caches", () => {
     expect(caches.getList("u1", true)).toBeUndefined(); // the mismatch dropped it
   });
 
-  test("a change to the user drops their list, user row and profile", async () => {
+  test("a change to the user drops their list, user row and profile, and the names it names; nothing else", async () => {
     const caches = new Caches();
-    caches.setList("u1", false, await body(), caches.begin());
+    for (const id of ["u1", "u2"]) {
+      caches.setUser(userRow(id), caches.begin());
+      caches.setList(id, false, await body(), caches.begin());
+    }
     caches.setProfile("alice", "json", "u1", await body(), caches.begin());
-    caches.applyNotification(JSON.stringify({ u: "u1", n: ["alice"] }));
+    caches.setProfile("alice", "page", "u1", await body(), caches.begin());
+    // A name that was not found (cached as a 404, no user): the user is renamed to it.
+    caches.setProfile("alicia", "json", null, await body(), caches.begin());
+    caches.setProfile("bob", "json", "u2", await body(), caches.begin());
+    expect(caches.getUser("u1")?.id).toBe("u1");
+
+    caches.applyNotification(JSON.stringify({ u: "u1", n: ["alice", "Alicia"] }));
+    expect(caches.getUser("u1")).toBeUndefined();
     expect(caches.getList("u1", false)).toBeUndefined();
     expect(caches.getProfile("alice", "json")).toBeUndefined();
+    expect(caches.getProfile("ALICE", "page")).toBeUndefined();
+    expect(caches.getProfile("alicia", "json")).toBeUndefined();
+    // Another user's copies stay.
+    expect(caches.getUser("u2")?.id).toBe("u2");
+    expect(caches.getList("u2", false)).toBeDefined();
+    expect(caches.getProfile("bob", "json")).toBeDefined();
+  });
+
+  test("a user row read while its user changed is not stored; one read after is", () => {
+    const caches = new Caches();
+    const since = caches.begin();
+    caches.invalidate({ userId: "u1" });
+    caches.setUser(userRow("u1"), since);
+    expect(caches.getUser("u1")).toBeUndefined();
+    caches.setUser(userRow("u1"), caches.begin());
+    expect(caches.getUser("u1")?.id).toBe("u1");
   });
 
   test("verified sessions: kept for the window, dropped when one of the user's sessions ends", () => {

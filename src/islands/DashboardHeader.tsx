@@ -9,13 +9,13 @@ export default function DashboardHeader({ user: initialUser }: { user: CurrentUs
   const user = useStore($user) ?? initialUser;
   return (
     <div className="flex flex-col gap-4 py-8 sm:flex-row sm:items-end sm:justify-between">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+      <div className="min-w-0">
+        <h1 className="user-text text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
           Welcome back, {user.username ? `@${user.username}` : "there"}
         </h1>
         <p className="mt-1 text-slate-700">Manage your supplement stack and share it with the world.</p>
       </div>
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2 sm:shrink-0">
         <button
           type="button"
           className="btn btn-outline flex-1 sm:flex-none"

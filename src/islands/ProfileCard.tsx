@@ -31,7 +31,7 @@ export default function ProfileCard({
         </div>
       </div>
       <p
-        className={`mt-4 text-sm break-words whitespace-pre-line ${user.bio ? "text-slate-700" : "text-slate-600 italic"}`}
+        className={`user-text mt-4 text-sm whitespace-pre-line ${user.bio ? "text-slate-700" : "text-slate-600 italic"}`}
       >
         {user.bio || "No bio added yet"}
       </p>

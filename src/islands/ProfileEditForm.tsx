@@ -161,7 +161,7 @@ export default function ProfileEditForm({ user: initialUser }: { user: CurrentUs
             aria-invalid={errors.username ? true : undefined}
             aria-describedby={describedBy("username", `${id}-username-hint`)}
           />
-          <p id={`${id}-username-hint`} className="field-hint">
+          <p id={`${id}-username-hint`} className="field-hint user-text">
             Your public profile: /{values.username.trim() || "name"}
           </p>
           {errorText("username")}

@@ -101,7 +101,7 @@ export default function ProfileSetup({ user }: Props) {
           <Avatar user={user} size="lg" />
           <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Welcome to StackTrack</h1>
           <p className="mt-2 text-slate-700">Let's set up your profile to get started.</p>
-          <p className="mt-1 text-sm text-slate-600">
+          <p className="user-text mt-1 text-sm text-slate-600">
             Signed in as <span className="font-medium text-slate-800">{user.email}</span>
           </p>
         </div>
@@ -129,7 +129,7 @@ export default function ProfileSetup({ user }: Props) {
               aria-describedby={`${ids.usernameHint}${shownUsernameError ? ` ${ids.usernameError}` : ""}`}
               required
             />
-            <p id={ids.usernameHint} className="field-hint">
+            <p id={ids.usernameHint} className="field-hint user-text">
               This will be your public profile URL: /{username.trim() || "name"}
             </p>
             {check === "checking" && (

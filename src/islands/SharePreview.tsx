@@ -64,10 +64,10 @@ export default function SharePreview({ user: initialUser }: { user: CurrentUser 
       <div className="mt-5 rounded-xl border border-slate-200 bg-slate-50 p-5">
         <div className="flex flex-col items-center text-center">
           <Avatar user={user} size="lg" />
-          <p className="mt-3 text-lg font-semibold text-slate-900">
+          <p className="user-text mt-3 text-lg font-semibold text-slate-900">
             {user.username ? `@${user.username}` : "Anonymous User"}
           </p>
-          {user.bio && <p className="mt-1 text-sm break-words whitespace-pre-line text-slate-700">{user.bio}</p>}
+          {user.bio && <p className="user-text mt-1 text-sm whitespace-pre-line text-slate-700">{user.bio}</p>}
         </div>
         <ul className="mt-4 space-y-2">
           {list.length === 0 ? (
@@ -75,8 +75,8 @@ export default function SharePreview({ user: initialUser }: { user: CurrentUser 
           ) : (
             list.map((s) => (
               <li key={s.id} className="rounded-lg bg-white px-4 py-2.5 shadow-sm">
-                <p className="font-medium text-slate-900">{s.name}</p>
-                <p className="text-sm text-slate-700">
+                <p className="user-text font-medium text-slate-900">{s.name}</p>
+                <p className="user-text text-sm text-slate-700">
                   {s.quantityType} • {s.frequency}
                 </p>
               </li>

@@ -271,7 +271,7 @@ export default function SubscribeFlow({
     <div className="py-8">
       <div className="mx-auto max-w-5xl">
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Upgrade to Premium</h1>
-        <p className="mt-1 text-slate-700">
+        <p className="user-text mt-1 text-slate-700">
           {user.username ? `@${user.username}, get` : "Get"} more out of your supplement stack.
         </p>
         <div className="mt-6 grid gap-6 lg:grid-cols-5">

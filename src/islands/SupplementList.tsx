@@ -67,16 +67,16 @@ function Row({ supplement, premium, position }: { supplement: Supplement; premiu
       </button>
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-center gap-2">
-          <h3 className="font-semibold break-words text-slate-900">{supplement.name}</h3>
+          <h3 className="user-text font-semibold text-slate-900">{supplement.name}</h3>
           {premium && supplement.affiliateLink && (
             <span className="badge bg-premium-100 text-premium-800">Affiliate</span>
           )}
         </div>
-        <p className="mt-0.5 text-sm text-slate-700">
+        <p className="user-text mt-0.5 text-sm text-slate-700">
           {supplement.quantityType} <span aria-hidden="true">•</span> {supplement.frequency}
         </p>
         {premium && supplement.notes && (
-          <p className="mt-2 text-sm break-words whitespace-pre-line text-slate-600">{supplement.notes}</p>
+          <p className="user-text mt-2 text-sm whitespace-pre-line text-slate-600">{supplement.notes}</p>
         )}
       </div>
       <Menu

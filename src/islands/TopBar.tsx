@@ -15,7 +15,7 @@ export default function TopBar({ user: initial, path }: Props) {
   seedUser(initial);
   const user = useStore($user) ?? initial;
   const linkClass = (active: boolean) =>
-    `rounded-lg px-3 py-2 text-sm font-medium ${active ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"}`;
+    `rounded-lg px-2 py-2 text-sm font-medium sm:px-3 ${active ? "bg-brand-50 text-brand-800" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"}`;
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
@@ -45,13 +45,14 @@ export default function TopBar({ user: initial, path }: Props) {
             )}
           </div>
         </div>
-        <div className="flex items-center gap-3">
+        {/* Below sm the links take the room: the Premium badge shrinks to its star on the avatar's corner. */}
+        <div className="relative flex shrink-0 items-center gap-3">
           {user.isPremium && (
-            <span className="badge bg-premium-100 text-premium-800">
+            <span className="badge bg-premium-100 text-premium-800 max-sm:pointer-events-none max-sm:absolute max-sm:-right-1 max-sm:-bottom-1 max-sm:z-10 max-sm:p-1 max-sm:ring-2 max-sm:ring-white">
               <svg aria-hidden="true" viewBox="0 0 24 24" className="size-3.5" fill="currentColor">
                 <path d="m12 3 2.6 5.6 6.1.7-4.5 4.2 1.2 6-5.4-3-5.4 3 1.2-6-4.5-4.2 6.1-.7L12 3Z" />
               </svg>
-              Premium
+              <span className="max-sm:sr-only">Premium</span>
             </span>
           )}
           <Menu

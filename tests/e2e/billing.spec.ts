@@ -7,17 +7,14 @@
  * the stub's calls to api.stripe.com are routed to the fake Stripe server that
  * tests/e2e/start-server.ts runs next to the app (the app's own SDK talks to it too).
  */
-import { fileURLToPath } from "node:url";
 import { expect, type Page, test } from "@playwright/test";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { expectErrorToast, expectToast, gotoHydrated, waitForHydration } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
 import { type ServerProcess, startServer } from "../support/process";
+import { becomePremium, routeStripe, STRIPE_URL, type StripeTraffic } from "./stripe-double";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
 
-const E2E_PORT = Number(process.env.E2E_PORT ?? 4329);
-const STRIPE_URL = `http://127.0.0.1:${Number(process.env.E2E_STRIPE_PORT ?? E2E_PORT + 10)}`;
-const STUB = fileURLToPath(new URL("../fakes/stripe-js-stub.js", import.meta.url));
 const DECLINED = "4000 0000 0000 0002";
 /**
  * At phone width the top bar's logo link (TopBar.tsx, not a billing file) loses its only
@@ -27,32 +24,6 @@ const DECLINED = "4000 0000 0000 0002";
 const PHONE_A11Y = { exclude: ['header nav > div > a[href="/"]'] };
 const CONFIRMATION =
   "Are you sure you want to cancel your premium subscription? You'll lose access to premium features.";
-
-interface StripeTraffic {
-  /** Every Stripe.js load the page made. */
-  scripts: string[];
-  /** The stub's payment confirmations (form fields). */
-  confirmations: Record<string, string>[];
-}
-
-/** Routes Stripe.js to the stub and api.stripe.com to the fake; records what went there. */
-async function routeStripe(page: Page, options: { confirmDelayMs?: number } = {}): Promise<StripeTraffic> {
-  const traffic: StripeTraffic = { scripts: [], confirmations: [] };
-  await page.route("https://js.stripe.com/**", (route) => {
-    traffic.scripts.push(route.request().url());
-    return route.fulfill({ path: STUB, contentType: "text/javascript; charset=utf-8" });
-  });
-  await page.route("https://api.stripe.com/**", async (route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname === "/_fake/confirm_payment") {
-      traffic.confirmations.push(Object.fromEntries(new URLSearchParams(route.request().postData() ?? "")));
-      if (options.confirmDelayMs) await new Promise((r) => setTimeout(r, options.confirmDelayMs));
-    }
-    const response = await route.fetch({ url: `${STRIPE_URL}${url.pathname}${url.search}` });
-    await route.fulfill({ response });
-  });
-  return traffic;
-}
 
 /** A stat card at the top of the dashboard. */
 const statCard = (page: Page, label: string) => page.getByText(label, { exact: true }).first().locator("xpath=..");
@@ -80,23 +51,6 @@ async function payOnSubscribePage(page: Page, baseURL: string, traffic: StripeTr
   await expect(page).toHaveURL(`${baseURL}/`);
   await expectToast(page, "Welcome to Premium!", "Your subscription has been activated successfully.");
   expect(traffic.confirmations.at(-1)?.return_url).toBe(new URL(baseURL).origin);
-}
-
-/** Makes the signed-in user premium without the UI: subscribe through the API, pay at the fake. */
-async function becomePremium(page: Page, baseURL: string) {
-  const { clientSecret } = await apiCall<{ clientSecret: string }>(
-    page,
-    baseURL,
-    "POST",
-    "/api/get-or-create-subscription",
-  );
-  const paid = await fetch(`${STRIPE_URL}/_fake/confirm_payment`, {
-    method: "POST",
-    body: new URLSearchParams({ client_secret: clientSecret }),
-  });
-  expect(paid.status).toBe(200);
-  const me = await apiCall<{ isPremium: boolean }>(page, baseURL, "GET", "/api/auth/user");
-  expect(me.isPremium).toBe(true);
 }
 
 test.describe("premium billing", () => {

@@ -27,6 +27,23 @@ afterAll(async () => {
   await api?.close();
 });
 
+/**
+ * Holds back this instance's change notifications (from the database) until the returned
+ * function is called: what a read then sees is the editing request's own cache drop.
+ */
+function holdNotifications(): () => void {
+  const caches = api.ctx.caches;
+  const deliver = caches.applyNotification.bind(caches);
+  const held: string[] = [];
+  caches.applyNotification = (payload: string) => {
+    held.push(payload);
+  };
+  return () => {
+    caches.applyNotification = deliver;
+    for (const payload of held) deliver(payload);
+  };
+}
+
 const put = (user: ApiUser, body: Record<string, unknown>) =>
   api.fetch("/api/profile", { method: "PUT", headers: { cookie: user.cookie }, body });
 
@@ -107,20 +124,47 @@ describe("GET /api/profile/:username", () => {
     expect(await res.json()).toEqual({ message: "Profile not found" });
   });
 
-  test("an edit shows in the next read, under the old name and the new", async () => {
-    const first = await api.fetch("/api/profile/Owner_One");
-    expect(first.status).toBe(200);
-    const etag = first.headers.get("etag") ?? "";
-    expect((await api.fetch("/api/profile/Owner_One", { headers: { "if-none-match": etag } })).status).toBe(304);
-    expect((await put(owner, { bio: "Changed" })).status).toBe(200);
-    expect(((await (await api.fetch("/api/profile/Owner_One")).json()) as { user: { bio: string } }).user.bio).toBe(
-      "Changed",
-    );
-    expect((await put(owner, { username: "Owner_Two" })).status).toBe(200);
-    expect((await api.fetch("/api/profile/Owner_One")).status).toBe(404);
-    expect((await api.fetch("/api/profile/Owner_Two")).status).toBe(200);
-    expect((await put(owner, { username: "Owner_One" })).status).toBe(200);
-    expect((await api.fetch("/api/profile/Owner_One")).status).toBe(200);
+  test("an edit shows in the next read of the same instance, under the old name and the new", async () => {
+    const release = holdNotifications();
+    try {
+      const read = (name: string) => api.fetch(`/api/profile/${name}`);
+      const first = await read("Owner_One");
+      expect(first.status).toBe(200);
+      const etag = first.headers.get("etag") ?? "";
+      expect((await api.fetch("/api/profile/Owner_One", { headers: { "if-none-match": etag } })).status).toBe(304);
+      expect((await put(owner, { bio: "Changed" })).status).toBe(200);
+      expect(((await (await read("Owner_One")).json()) as { user: { bio: string } }).user.bio).toBe("Changed");
+      // The new name was read (and its 404 kept) before the rename.
+      expect((await read("Owner_Two")).status).toBe(404);
+      expect((await put(owner, { username: "Owner_Two" })).status).toBe(200);
+      expect((await read("Owner_One")).status).toBe(404);
+      expect((await read("Owner_Two")).status).toBe(200);
+      expect((await put(owner, { username: "Owner_One" })).status).toBe(200);
+      expect((await read("Owner_One")).status).toBe(200);
+      expect((await read("Owner_Two")).status).toBe(404);
+      // A change to the list (dropped by user id only) shows on the public profile too.
+      const before = ((await (await read("Owner_One")).json()) as { supplements: unknown[] }).supplements.length;
+      const added = await api.fetch("/api/supplements", {
+        method: "POST",
+        headers: { cookie: owner.cookie },
+        body: { name: "New one", quantityType: "Other", frequency: "Daily" },
+      });
+      expect(added.status).toBe(201);
+      const after = ((await (await read("Owner_One")).json()) as { supplements: unknown[] }).supplements;
+      expect(after).toHaveLength(before + 1);
+    } finally {
+      release();
+    }
+  });
+
+  test("a stored name that is reserved or ill-formed (older rules) is not public", async () => {
+    const legacy = await createUser(api);
+    for (const username of ["dashboard", "bad-name"]) {
+      await api.ctx.database.db.update(users).set({ username }).where(eq(users.id, legacy.id));
+      const res = await api.fetch(`/api/profile/${username}`);
+      expect(res.status).toBe(404);
+    }
+    await api.ctx.database.db.update(users).set({ username: null }).where(eq(users.id, legacy.id));
   });
 });
 

@@ -4,7 +4,7 @@
  * Small and fast on purpose: StrykerJS runs it once per mutant of the module (TESTING.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { supplements } from "../../db/schema";
 import { MAX_SUPPLEMENTS } from "../../src/lib/constants";
 import { migratedDatabase } from "../support/pglite-template";
@@ -200,6 +200,14 @@ describe("ids", () => {
     const [row] = await insertSupplements(api, free, 1);
     const padded = String(row?.id).padStart(12, "0");
     expect((await as(free, `/api/supplements/${padded}`)).status).toBe(200);
+    // A row at the largest id there can be is found.
+    await api.ctx.database.db.execute(sql`
+      insert into supplements (id, user_id, name, quantity_type, frequency, sort_order)
+      overriding system value values (2147483647, ${free.id}, 'Last id', 'Other', 'daily', 9)`);
+    const last = await as(free, "/api/supplements/2147483647");
+    expect(last.status).toBe(200);
+    expect(((await last.json()) as Json).name).toBe("Last id");
+    await clear(free);
   });
 });
 

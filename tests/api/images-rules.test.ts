@@ -308,6 +308,32 @@ describe("POST /api/upload/profile-image", () => {
   });
 });
 
+describe("an upload's clean-up with an avatar that is not one of ours", () => {
+  test.each(["https://cdn.example/images/old_lookalike_aaaaaaaa.webp", "/images/old_lookalike_aaaaaaaa.webp.old"])(
+    "%p: the old upload of that id is cleared, and the upload succeeds",
+    async (avatar) => {
+      await api.ctx.database.db.delete(images);
+      await api.ctx.database.db.insert(images).values({
+        id: "old_lookalike_aaaaaaaa",
+        userId: user.id,
+        contentType: "image/webp",
+        data: new Uint8Array([1]),
+        byteSize: 1,
+        createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000),
+      });
+      // Stored directly: the URL rules may have been other when it was set.
+      const { users } = await import("../../db/schema");
+      await api.ctx.database.db.update(users).set({ profileImageUrl: avatar }).where(eq(users.id, user.id));
+      api.ctx.caches.invalidate({ userId: user.id });
+      const res = await upload(form(new File([await picture(14, 14).png().toBuffer()], "n.png")));
+      expect(res.status).toBe(201);
+      expect((await stored()).map((r) => r.id)).not.toContain("old_lookalike_aaaaaaaa");
+      await api.ctx.database.db.update(users).set({ profileImageUrl: null }).where(eq(users.id, user.id));
+      api.ctx.caches.invalidate({ userId: user.id });
+    },
+  );
+});
+
 describe("pruneImages", () => {
   test("removes the user's images except the one kept; other users' stay", async () => {
     await api.ctx.database.db.delete(images);
@@ -327,8 +353,13 @@ describe("pruneImages", () => {
       "keep_me_aaaaaaaaaaaaaa",
       "theirs_cccccccccccccc",
     ]);
-    // A URL that is not one of ours keeps nothing of the user's.
-    await pruneImages(api.ctx.database.db, user.id, "https://elsewhere.example/keep_me_aaaaaaaaaaaaaa.webp");
+    // A URL that is not one of ours keeps nothing of the user's, even one that looks like ours.
+    await pruneImages(api.ctx.database.db, user.id, "/images/keep_me_aaaaaaaaaaaaaa.webp.old");
+    expect((await api.ctx.database.db.select({ id: images.id }).from(images)).map((r) => r.id)).toEqual([
+      "theirs_cccccccccccccc",
+    ]);
+    await api.ctx.database.db.insert(images).values(row("keep_me_aaaaaaaaaaaaaa"));
+    await pruneImages(api.ctx.database.db, user.id, "https://elsewhere.example/images/keep_me_aaaaaaaaaaaaaa.webp");
     expect((await api.ctx.database.db.select({ id: images.id }).from(images)).map((r) => r.id)).toEqual([
       "theirs_cccccccccccccc",
     ]);
@@ -379,6 +410,7 @@ describe("GET /images/:id.webp", () => {
     `x${ID}`,
     "bad.id.0123456789abcdef.webp",
     "missing_id_0123456789.webp",
+    `x.${"served_image_id_0123456789"}.webp`,
     `${"a".repeat(64)}.webp`,
   ])("%p: 404", async (file) => {
     const res = await api.fetch(`/images/${file}`);

@@ -1,0 +1,4 @@
+// Profile images: what is an image, the avatar, size refusals, upload limit, serving (api/images.ts).
+import { moduleConfig } from "./base.mjs";
+
+export default moduleConfig("images", ["api/images.ts"], ["tests/api/images-rules.test.ts"]);

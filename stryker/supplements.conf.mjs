@@ -1,0 +1,4 @@
+// The signed-in user's supplements: ids, scoping, premium fields, cap, reorder (api/supplements.ts).
+import { moduleConfig } from "./base.mjs";
+
+export default moduleConfig("supplements", ["api/supplements.ts"], ["tests/api/supplements-rules.test.ts"]);

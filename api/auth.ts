@@ -195,6 +195,13 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
             const userId = (context?.context.session?.user.id as string | undefined) ?? null;
             return { data: { ...data, ...(await userFieldsOk(data, { userId })) } };
           },
+          // update-user (name, avatar) and every other better-auth write to a user row: this
+          // instance drops its copies before the call answers, as PUT /api/profile does; other
+          // instances hear it from Postgres (migration 0001).
+          after: async (user) => {
+            const username = (user as { username?: string | null }).username;
+            caches.invalidate({ userId: user.id, names: username ? [username] : [] });
+          },
         },
       },
       session: {

@@ -164,6 +164,29 @@ describe("PUT /api/profile", () => {
   });
 });
 
+describe("better-auth's update-user", () => {
+  test("a new avatar is on the public profile and in the session's user at once", async () => {
+    const user = await createUser(api, { username: uniqueName("authupd") });
+    await primed(user);
+    const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: "#cc6633" } })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append("profileImage", new File([new Uint8Array(png)], "me.png", { type: "image/png" }));
+    const upload = await api.fetch("/api/upload/profile-image", {
+      method: "POST",
+      headers: { cookie: user.cookie },
+      body: form,
+    });
+    expect(upload.status).toBe(201);
+    const { imageUrl } = (await upload.json()) as { imageUrl: string };
+    const res = await call(user, "POST", "/api/auth/update-user", { image: imageUrl, name: "Renamed Person" });
+    expect(res.status).toBe(200);
+    expect((await publicProfile(user.username as string)).body.user.profileImageUrl).toBe(imageUrl);
+    expect((await me(user)) as Record<string, unknown>).toMatchObject({ profileImageUrl: imageUrl });
+  });
+});
+
 describe("supplements: the public profile and the owner's list are fresh at once", () => {
   const names = async (user: ApiUser) => ({
     page: (await publicProfile(user.username as string)).body.supplements.map((s) => s.name),

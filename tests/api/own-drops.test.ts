@@ -71,6 +71,22 @@ async function me(user: ApiUser): Promise<{ username: string | null; bio: string
   return (await res.json()) as { username: string | null; bio: string | null; isPremium: boolean };
 }
 
+/** Uploads a small picture as `user` and answers its URL (not yet saved as the avatar). */
+async function uploadAvatar(to: TestApi, user: ApiUser, background: string): Promise<string> {
+  const png = await sharp({ create: { width: 40, height: 40, channels: 3, background } })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.append("profileImage", new File([new Uint8Array(png)], "me.png", { type: "image/png" }));
+  const upload = await to.fetch("/api/upload/profile-image", {
+    method: "POST",
+    headers: { cookie: user.cookie },
+    body: form,
+  });
+  expect(upload.status).toBe(201);
+  return ((await upload.json()) as { imageUrl: string }).imageUrl;
+}
+
 /** A write behind the app's back: with no notification, the cached copies must not see it. */
 async function backdoorBio(user: ApiUser, bio: string) {
   await api.ctx.database.db.update(users).set({ bio }).where(eq(users.id, user.id));
@@ -147,18 +163,7 @@ describe("PUT /api/profile", () => {
   test("an uploaded avatar, once saved, is on the public profile at once", async () => {
     const user = await createUser(api, { username: uniqueName("avatar") });
     await primed(user);
-    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3366cc" } })
-      .png()
-      .toBuffer();
-    const form = new FormData();
-    form.append("profileImage", new File([new Uint8Array(png)], "me.png", { type: "image/png" }));
-    const upload = await api.fetch("/api/upload/profile-image", {
-      method: "POST",
-      headers: { cookie: user.cookie },
-      body: form,
-    });
-    expect(upload.status).toBe(201);
-    const { imageUrl } = (await upload.json()) as { imageUrl: string };
+    const imageUrl = await uploadAvatar(api, user, "#3366cc");
     expect((await call(user, "PUT", "/api/profile", { profileImageUrl: imageUrl })).status).toBe(200);
     expect((await publicProfile(user.username as string)).body.user.profileImageUrl).toBe(imageUrl);
   });
@@ -168,18 +173,7 @@ describe("better-auth's update-user", () => {
   test("a new avatar is on the public profile and in the session's user at once", async () => {
     const user = await createUser(api, { username: uniqueName("authupd") });
     await primed(user);
-    const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: "#cc6633" } })
-      .png()
-      .toBuffer();
-    const form = new FormData();
-    form.append("profileImage", new File([new Uint8Array(png)], "me.png", { type: "image/png" }));
-    const upload = await api.fetch("/api/upload/profile-image", {
-      method: "POST",
-      headers: { cookie: user.cookie },
-      body: form,
-    });
-    expect(upload.status).toBe(201);
-    const { imageUrl } = (await upload.json()) as { imageUrl: string };
+    const imageUrl = await uploadAvatar(api, user, "#cc6633");
     const res = await call(user, "POST", "/api/auth/update-user", { image: imageUrl, name: "Renamed Person" });
     expect(res.status).toBe(200);
     expect((await publicProfile(user.username as string)).body.user.profileImageUrl).toBe(imageUrl);
@@ -460,18 +454,7 @@ describe.skipIf(skipWithoutBuild("own-drops.test.ts: the public page"))(
     test("a saved avatar shows at once", async () => {
       const user = await createUser(site, { username: uniqueName("pg_av") });
       await cachedPage(user.username as string);
-      const png = await sharp({ create: { width: 40, height: 40, channels: 3, background: "#cc3366" } })
-        .png()
-        .toBuffer();
-      const form = new FormData();
-      form.append("profileImage", new File([new Uint8Array(png)], "me.png", { type: "image/png" }));
-      const upload = await site.fetch("/api/upload/profile-image", {
-        method: "POST",
-        headers: { cookie: user.cookie },
-        body: form,
-      });
-      expect(upload.status).toBe(201);
-      const { imageUrl } = (await upload.json()) as { imageUrl: string };
+      const imageUrl = await uploadAvatar(site, user, "#cc3366");
       expect((await send(user, "PUT", "/api/profile", { profileImageUrl: imageUrl })).status).toBe(200);
       expect((await page(user.username as string)).html).toContain(imageUrl);
     });

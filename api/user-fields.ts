@@ -93,6 +93,12 @@ export const USER_FIELD_WRITES: Record<string, Record<string, FieldRule>> = {
   },
 };
 
+/**
+ * Endpoints that act on the signed-in user: signed out, their body is not judged (better-auth
+ * answers 401, as for any other signed-in call: who may call comes before what they send).
+ */
+const NEEDS_SESSION = new Set(["/api/auth/update-user"]);
+
 /** The keys a body could use to name a user column (better-auth's names and ours). */
 const USER_KEYS = new Set([...Object.keys(getTableColumns(users)), "image"]);
 
@@ -109,6 +115,7 @@ export async function checkUserFieldWrites(
 ): Promise<void> {
   const rules = USER_FIELD_WRITES[path];
   if (!rules || typeof body !== "object" || body === null || Array.isArray(body)) return;
+  if (NEEDS_SESSION.has(path) && !(await userId())) return;
   const record = body as Record<string, unknown>;
   const errors: Record<string, string[]> = {};
   for (const key of Object.keys(record)) {

@@ -42,7 +42,8 @@ export function withDatabase(url: string, name: string): string {
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-function migrationsHash(): string {
+/** A short hash of every migration file: a template is rebuilt when any of them changes. */
+export function migrationsHash(): string {
   const hash = createHash("sha256");
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {

@@ -5,27 +5,11 @@
  * folder is kept in the temp directory (named by a hash of the migrations) and each call copies
  * it to a folder of its own; with TEST_DATABASE_URL this is createTestDatabase().
  */
-import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../db/client";
-import { createTestDatabase, type TestDatabase, usingPostgres } from "./db";
-
-const MIGRATIONS = join(import.meta.dir, "../../db/migrations");
-
-function migrationsHash(): string {
-  const hash = createHash("sha256");
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else hash.update(entry.name).update(readFileSync(full));
-    }
-  };
-  walk(MIGRATIONS);
-  return hash.digest("hex").slice(0, 12);
-}
+import { createTestDatabase, migrationsHash, type TestDatabase, usingPostgres } from "./db";
 
 /** The migrated template folder, built by whichever process gets there first. */
 async function templateDir(): Promise<string> {

@@ -8,11 +8,9 @@
  * tests/e2e/start-server.ts runs next to the app (the app's own SDK talks to it too).
  */
 import { expect, type Page, test } from "@playwright/test";
-import { createTestDatabase, type TestDatabase } from "../support/db";
 import { expectErrorToast, expectToast, gotoHydrated, waitForHydration } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
-import { type ServerProcess, startServer } from "../support/process";
-import { becomePremium, routeStripe, STRIPE_URL, type StripeTraffic } from "./stripe-double";
+import { becomePremium, routeStripe, startServerWithoutStripe, STRIPE_URL, type StripeTraffic } from "./stripe-double";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
 
 const DECLINED = "4000 0000 0000 0002";
@@ -287,22 +285,12 @@ test.describe("premium billing", () => {
 });
 
 test.describe("a server without Stripe keys", () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
+  let server: { url: string; stop(): Promise<void> };
   test.beforeAll(async () => {
-    database = await createTestDatabase({ pgliteDir: true });
-    server = await startServer({
-      ...database.env,
-      STRIPE_SECRET_KEY: "",
-      PUBLIC_STRIPE_PUBLISHABLE_KEY: "",
-      STRIPE_WEBHOOK_SECRET: "",
-      STRIPE_PRICE_ID: "",
-      STRIPE_API_BASE: "",
-    });
+    server = await startServerWithoutStripe();
   });
   test.afterAll(async () => {
     await server?.stop();
-    await database?.drop();
   });
 
   test("/subscribe shows the Subscription Error card: 'Payments are not configured on this server.'", async ({

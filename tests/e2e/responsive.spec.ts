@@ -14,11 +14,9 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { SOCIAL_LINKS } from "../../src/lib/constants";
-import { createTestDatabase, type TestDatabase } from "../support/db";
 import { gotoHydrated } from "../support/e2e-ui";
 import { addSupplements, apiCall, type SupplementSeed, signUpWithApi } from "../support/e2e-users";
-import { type ServerProcess, startServer } from "../support/process";
-import { becomePremium, routeStripe } from "./stripe-double";
+import { becomePremium, routeStripe, startServerWithoutStripe } from "./stripe-double";
 import { horizontalOverflow } from "./support";
 
 /** Width → a phone's, a tablet's or a laptop's height. */
@@ -342,24 +340,14 @@ test("subscribe: the payment form (Stripe double)", async ({ page, baseURL }) =>
 });
 
 test.describe("a server without Stripe keys", () => {
-  let database: TestDatabase;
-  let server: ServerProcess;
+  let server: { url: string; stop(): Promise<void> };
   test.beforeAll(async () => {
     // Two cores shared with the other workers: a server may take a while to start.
     test.setTimeout(90_000);
-    database = await createTestDatabase({ pgliteDir: true });
-    server = await startServer({
-      ...database.env,
-      STRIPE_SECRET_KEY: "",
-      PUBLIC_STRIPE_PUBLISHABLE_KEY: "",
-      STRIPE_WEBHOOK_SECRET: "",
-      STRIPE_PRICE_ID: "",
-      STRIPE_API_BASE: "",
-    });
+    server = await startServerWithoutStripe();
   });
   test.afterAll(async () => {
     await server?.stop();
-    await database?.drop();
   });
 
   test("subscribe: the Subscription Error card", async ({ page }) => {

@@ -6,7 +6,9 @@
  */
 import { fileURLToPath } from "node:url";
 import { expect, type Page } from "@playwright/test";
+import { createTestDatabase } from "../support/db";
 import { apiCall } from "../support/e2e-users";
+import { startServer } from "../support/process";
 
 const E2E_PORT = Number(process.env.E2E_PORT ?? 4329);
 /** The fake Stripe server of the Playwright webServer. */
@@ -54,4 +56,27 @@ export async function becomePremium(page: Page, baseURL: string): Promise<void> 
   expect(paid.status).toBe(200);
   const me = await apiCall<{ isPremium: boolean }>(page, baseURL, "GET", "/api/auth/user");
   expect(me.isPremium).toBe(true);
+}
+
+/** The built app on a fresh database with no Stripe keys (billing off), for a describe's beforeAll. */
+export async function startServerWithoutStripe(): Promise<{ url: string; stop(): Promise<void> }> {
+  const database = await createTestDatabase({ pgliteDir: true });
+  const server = await startServer({
+    ...database.env,
+    STRIPE_SECRET_KEY: "",
+    PUBLIC_STRIPE_PUBLISHABLE_KEY: "",
+    STRIPE_WEBHOOK_SECRET: "",
+    STRIPE_PRICE_ID: "",
+    STRIPE_API_BASE: "",
+  }).catch(async (error) => {
+    await database.drop();
+    throw error;
+  });
+  return {
+    url: server.url,
+    async stop() {
+      await server.stop();
+      await database.drop();
+    },
+  };
 }

@@ -1,0 +1,34 @@
+/**
+ * The one place the server reads 'now' from. Everything that turns the current instant
+ * into a rule (a user's 'today', a day's counters, a salt's age, how fresh a sign-in is)
+ * asks `now()` here, never `Date.now()` or `new Date()` directly, so that tests can move
+ * time across midnight or a clock-change day with `setClock` and put it back with
+ * `resetClock`. Timings that only measure durations (timeouts, cache ages, rate-limit
+ * windows) may keep using the process clock.
+ */
+let source: () => number = () => Date.now();
+
+/** The current instant, in milliseconds since the epoch. */
+export const nowMs = (): number => source();
+
+/** The current instant. */
+export const now = (): Date => new Date(source());
+
+/** Tests: read time from `read` (ms since the epoch) until `resetClock`. */
+export function setClock(read: () => number): void {
+  source = read;
+}
+
+/** Tests: a clock standing still at `at` (ms since the epoch or a date), movable by the returned function. */
+export function freezeClock(at: number | Date | string): (to: number | Date | string) => void {
+  let current = new Date(at).getTime();
+  source = () => current;
+  return (to) => {
+    current = new Date(to).getTime();
+  };
+}
+
+/** Tests: back to the real clock. */
+export function resetClock(): void {
+  source = () => Date.now();
+}

@@ -959,7 +959,8 @@ async function main(): Promise<number> {
     return (
       `CPU during the traffic (averaged): ${parts}; everything else on the machine ${(other / loadSeconds).toFixed(2)} cores ` +
       `(the machine was ${((100 * cpu.machineBusy) / Math.max(1, cpu.machineSeconds)).toFixed(0)}% busy). ` +
-      `Caddy, the instances and Postgres spent ${perRequest.toFixed(2)} ms of CPU per request: ` +
+      `Caddy, the instances and Postgres spent ${perRequest.toFixed(2)} ms of CPU per request ` +
+      "(the restarted instances' start-ups included, and CPU time stretches on a crowded machine): " +
       `${cpus().length} idle cores would carry about ${Math.round((cpus().length * 1000) / perRequest).toLocaleString("en")} req/s ` +
       "without the load generator (an estimate, not a measurement)."
     );
@@ -987,6 +988,15 @@ async function main(): Promise<number> {
   if (failed > 0) {
     console.log(`Failures (first 30 of ${failed}):`);
     for (const line of failures.slice(0, 30)) console.log(`  ${line}`);
+    // What Caddy said meanwhile: its health checks and proxy errors (not the access lines).
+    const events = readFileSync(join(work, "caddy.log"), "utf8")
+      .split("\n")
+      .filter(
+        (line) =>
+          line.includes("health_checker") || (line.includes('"level":"error"') && !line.includes("handled request")),
+      );
+    console.log(`Caddy's health-check and error lines (first 30 of ${events.length}):`);
+    for (const line of events.slice(0, 30)) console.log(`  ${line.slice(0, 400)}`);
     problem(`${failed} requests did not get their expected answer`);
   }
   if (rps < MIN_RPS) problem(`${Math.round(rps)} req/s is below DEPLOY_MIN_RPS=${MIN_RPS}`);

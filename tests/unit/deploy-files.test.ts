@@ -135,12 +135,14 @@ describe("deploy/stacktrack@.service", () => {
 });
 
 describe("drain and health interval", () => {
-  test("the drain (default and env.example's) is longer than Caddy's health interval plus its timeout", () => {
+  test("the drain (default and env.example's) outlasts Caddy's health interval with room for a check in flight", () => {
     expect(healthInterval).toBeGreaterThan(0);
+    // A draining instance answers its check at once: the next check after the signal (at most
+    // one interval later) takes it out; the rest of the drain is room for a slow check.
     for (const drain of [DEFAULT_DRAIN_SECONDS, Number(envExample.SHUTDOWN_DRAIN_SECONDS)]) {
-      expect(drain).toBeGreaterThan(healthInterval);
-      expect(drain).toBeGreaterThanOrEqual(healthInterval + healthTimeout);
+      expect(drain).toBeGreaterThanOrEqual(healthInterval + 2);
     }
+    expect(healthTimeout).toBeGreaterThan(2); // above the app's own 2 s database ping
     expect(caddyfile).toMatch(/^\s*health_uri \/api\/health$/m);
   });
 });

@@ -194,6 +194,10 @@ describe("deploy/Caddyfile", () => {
     for (const [length, refused] of table) expect([length, declared.test(length)]).toEqual([length, refused]);
   });
 
+  test("balances with least_conn, not Caddy 2.6's round_robin (which can find no instance while one is out)", () => {
+    expect(caddyfile).toMatch(/^\s*lb_policy least_conn$/m);
+  });
+
   test("does not cut bodies with request_body (Caddy 2.6 would count that against the instance)", () => {
     expect(caddyfile).not.toMatch(/^\s*request_body\b/m);
     expect(caddyfile).not.toMatch(/^\s*max_size\b/m);

@@ -762,7 +762,10 @@ async function main(): Promise<number> {
     );
   }
 
-  /** One connection's loop: public pages, signed-in reads, a write (add, then delete) each round. */
+  /**
+   * One connection's loop, as issue 21 measured it: public pages, the dashboard's list (signed
+   * in), an add and a delete; a signed-in page (server-rendered) every eighth round.
+   */
   async function worker(n: number) {
     const cookie = cookies[n] as string;
     let round = 0;
@@ -776,8 +779,10 @@ async function main(): Promise<number> {
         headers: writeHeaders(cookie),
         body: JSON.stringify({ name: `Load ${n}.${round}`, quantityType: "Other", frequency: "daily" }),
       });
-      if (round % 4 === 0) await timed("GET /dashboard (signed in)", 200, "/dashboard", { headers: { cookie } });
-      await timed("GET /api/auth/user (signed in)", 200, "/api/auth/user", { headers: { cookie } });
+      await timed("GET / (landing)", 200, "/");
+      await timed("GET /{username} (public profile)", 200, `/${username}`);
+      await timed("GET /api/supplements (signed in)", 200, "/api/supplements", { headers: { cookie } });
+      if (round % 8 === 0) await timed("GET /dashboard (signed in)", 200, "/dashboard", { headers: { cookie } });
       if (added) {
         const { id } = json(added) as { id: number };
         await timed("DELETE /api/supplements/:id", 204, `/api/supplements/${id}`, {

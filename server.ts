@@ -17,6 +17,7 @@ import { isDatabaseUnavailable } from "./api/http";
 import { errorFields, log } from "./api/log";
 import { securityHeaders, withSecurityHeaders } from "./api/security";
 import { DataDirLockedError } from "./db/client";
+import { Shutdown } from "./src/host/shutdown";
 
 const root = import.meta.dir;
 const clientDir = join(root, "dist/client");
@@ -308,11 +309,16 @@ async function main() {
     return render(request);
   }
 
+  const shutdown = new Shutdown({
+    drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
+    log,
+    decorate: (response) => withSecurityHeaders(response, headers),
+  });
   const server = Bun.serve({
     hostname: config.HOST,
     port: config.PORT,
     maxRequestBodySize: BUN_BODY_CEILING,
-    async fetch(request, server) {
+    fetch: shutdown.handler(async (request, server) => {
       const started = performance.now();
       inFlight++;
       let url: URL | undefined;
@@ -382,7 +388,7 @@ async function main() {
         }
         return secured;
       }
-    },
+    }),
     error(error) {
       log.error("server error", errorFields(error));
       return withSecurityHeaders(
@@ -394,21 +400,13 @@ async function main() {
 
   log.info("StackTrack is listening", { url: `http://localhost:${server.port}`, origin: config.origin });
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info("shutting down", { signal, inFlight });
-    const stopped = server.stop(false);
-    const deadline = Date.now() + 15_000;
-    while (inFlight > 0 && Date.now() < deadline) await Bun.sleep(25);
-    await Promise.race([stopped, Bun.sleep(1000)]);
-    await database.close();
-    log.info("stopped", { signal });
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  // SIGTERM drains, then stops (src/host/shutdown.ts); SIGINT or a second SIGTERM stops at once.
+  shutdown.listen({
+    stopListening: () => server.stop(false),
+    inFlight: () => inFlight,
+    closeDatabase: () => database.close(),
+    exit: (code) => process.exit(code),
+  });
 }
 
 await main();

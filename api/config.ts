@@ -6,6 +6,9 @@
 import { z } from "zod";
 import { MAX_PROXY_HOPS } from "./client-address";
 
+/** SHUTDOWN_DRAIN_SECONDS' default: above the proxy's 2 s health interval in deploy/Caddyfile, with room. */
+export const DEFAULT_DRAIN_SECONDS = 5;
+
 const optionalString = z
   .string()
   .trim()
@@ -75,6 +78,22 @@ const envSchema = z
     SESSION_COOKIE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Megabytes of rendered public profiles (pages, JSON, 404s) an instance keeps in memory. */
     PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
+    /**
+     * Seconds an instance keeps serving after SIGTERM, its health check answering 503, so
+     * that the proxy takes it out of rotation first (src/host/shutdown.ts). Longer than the
+     * proxy's health interval (2 s in deploy/Caddyfile); 0 stops at once.
+     */
+    SHUTDOWN_DRAIN_SECONDS: z
+      .string()
+      .trim()
+      .default("")
+      .transform((value, ctx) => {
+        if (value === "") return DEFAULT_DRAIN_SECONDS;
+        const seconds = /^\d{1,3}(\.\d{1,3})?$/.test(value) ? Number(value) : Number.NaN;
+        if (seconds >= 0 && seconds <= 300) return seconds;
+        ctx.addIssue({ code: "custom", message: "must be a number of seconds from 0 to 300" });
+        return z.NEVER;
+      }),
     /** Turns the rate limits off (tests that are not about them). */
     RATE_LIMIT: z.enum(["on", "off"]).default("on"),
   })
@@ -118,6 +137,9 @@ const envSchema = z
   });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** Every environment variable the server reads (deploy/env.example lists the production ones). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
 
 export interface Config extends Env {
   origin: string;

@@ -15,7 +15,7 @@
  * BENCH_ONLY (comma-separated scenario ids; the ceiling always runs), BENCH_APP_FLAGS
  * (extra Bun flags for the app, e.g. "--cpu-prof-md --cpu-prof-dir=/tmp/prof").
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -578,7 +578,10 @@ async function main() {
       lighthouse,
       browserError,
     };
-    writeFileSync(config.out, renderReport(report));
+    // Keep the section `npm run test:deploy` writes (tests/deploy/run.ts): it is not the bench's.
+    const previous = existsSync(config.out) ? readFileSync(config.out, "utf8") : "";
+    const deploy = /<!-- test:deploy start -->[\s\S]*<!-- test:deploy end -->/.exec(previous)?.[0];
+    writeFileSync(config.out, deploy ? `${renderReport(report).trimEnd()}\n\n${deploy}\n` : renderReport(report));
     writeFileSync(join(workDir, "results.json"), JSON.stringify(report, null, 2));
     log(`wrote ${config.out}`);
   } catch (error) {

@@ -119,13 +119,22 @@ export function freePort(): number {
   return port;
 }
 
-/** The environment for a child server: ours without database settings, plus `env`. */
+/** The environment for a child server: ours without database settings, plus `env` (test defaults in between). */
 export function serverEnv(env: Record<string, string>): Record<string, string> {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && k !== "DATABASE_URL" && k !== "DATA_DIR" && k !== "PORT") base[k] = v;
   }
-  return { ...base, NODE_ENV: "test", LOG_LEVEL: "warn", RATE_LIMIT: "off", HOST: "127.0.0.1", ...env };
+  // No drain (SHUTDOWN_DRAIN_SECONDS=0): a test's SIGTERM stops at once; the drain has its own suite.
+  return {
+    ...base,
+    NODE_ENV: "test",
+    LOG_LEVEL: "warn",
+    RATE_LIMIT: "off",
+    HOST: "127.0.0.1",
+    SHUTDOWN_DRAIN_SECONDS: "0",
+    ...env,
+  };
 }
 
 export interface ServerProcess {

@@ -101,6 +101,24 @@ describe("parseConfig", () => {
     }
   });
 
+  test("SHUTDOWN_DRAIN_SECONDS: 5 by default (empty too), seconds from 0 to 300, refused otherwise", () => {
+    expect(parseConfig({}).SHUTDOWN_DRAIN_SECONDS).toBe(5);
+    const accepted: [string, number][] = [
+      ["", 5],
+      ["0", 0],
+      ["1.5", 1.5],
+      [" 3 ", 3],
+      ["300", 300],
+    ];
+    for (const [value, seconds] of accepted)
+      expect([value, parseConfig({ SHUTDOWN_DRAIN_SECONDS: value }).SHUTDOWN_DRAIN_SECONDS]).toEqual([value, seconds]);
+    for (const value of ["-1", "301", "1e1", "0x2", "five", "5s", ".5", "1.", "NaN", "Infinity"]) {
+      expect(problems({ SHUTDOWN_DRAIN_SECONDS: value })).toEqual([
+        "SHUTDOWN_DRAIN_SECONDS must be a number of seconds from 0 to 300",
+      ]);
+    }
+  });
+
   test("the error message lists every problem", () => {
     const error = (() => {
       try {

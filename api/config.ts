@@ -75,6 +75,8 @@ const envSchema = z
     SESSION_COOKIE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
     /** Megabytes of rendered public profiles (pages, JSON, 404s) an instance keeps in memory. */
     PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
+    /** How often (ms) views and clicks counted in memory go to Postgres; 0: only at shutdown (tests). */
+    INSIGHTS_FLUSH_MS: z.coerce.number().int().min(0).max(5000).default(5000),
     /** Turns the rate limits off (tests that are not about them). */
     RATE_LIMIT: z.enum(["on", "off"]).default("on"),
   })

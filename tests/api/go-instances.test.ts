@@ -56,6 +56,7 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
   let a: Instance;
   let b: Instance;
   let direct: Database;
+  let sharedEnv: Record<string, string>;
   const ORIGIN = "http://stacktrack.test";
 
   const call = (
@@ -112,7 +113,9 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
       DATABASE_URL: pg.url,
       PUBLIC_ORIGIN: ORIGIN,
       BETTER_AUTH_SECRET: "one-secret-shared-by-every-instance-0123456789",
+      INSIGHTS_FLUSH_MS: "1000",
     };
+    sharedEnv = env;
     [a, b] = await Promise.all([startInstance(env), startInstance(env)]);
     direct = await openDatabase({ url: pg.url, dataDir: ":memory:", poolSize: 2 });
   }, 90_000);
@@ -145,6 +148,125 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
       const json = await call(b, `/api/profile/${who.username}`);
       expect(json.status).toBe(200);
       golden(`profile-json-${who.username}`, normalise(await json.text(), ORIGIN));
+    }
+  });
+
+  /** Clicks and views stored in Postgres (what the instances flushed). */
+  async function stored(supplementId: number, owner: Account) {
+    const clicks = await direct.db.execute(
+      sql`select coalesce(sum(clicks), 0)::int as n from supplement_daily_clicks where supplement_id = ${supplementId}`,
+    );
+    const views = await direct.db.execute(
+      sql`select coalesce(sum(views), 0)::int as v, coalesce(sum(visitors), 0)::int as u from profile_daily_counts where user_id = ${owner.id}`,
+    );
+    const first = <T>(r: unknown) => (Array.isArray(r) ? r[0] : (r as { rows: T[] }).rows[0]) as T;
+    return {
+      clicks: first<{ n: number }>(clicks).n,
+      views: first<{ v: number; u: number }>(views).v,
+      visitors: first<{ v: number; u: number }>(views).u,
+    };
+  }
+
+  async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms: number): Promise<T> {
+    const deadline = Date.now() + ms;
+    let value = await read();
+    while (!ok(value) && Date.now() < deadline) {
+      await Bun.sleep(100);
+      value = await read();
+    }
+    return value;
+  }
+
+  test("a premium owner's page: 'View Product' to /go/{id} with rel, new tab, 'Paid link' and the disclosure above the list", async () => {
+    const owner = await signUp("shop_owner");
+    await setPremium(owner, true);
+    const id = await addSupplement(owner, { name: "Omega-3", affiliateLink: "https://shop.example/o3?ref=x" });
+    await addSupplement(owner, { name: "Zinc" });
+    const page = await (await call(b, `/${owner.username}`)).text();
+    const link = page.match(/<a[^>]*href="([^"]*\/go\/[^"]*)"[^>]*>/);
+    expect(link?.[1]).toBe(`${ORIGIN}/go/${id}`);
+    expect(link?.[0]).toContain('rel="sponsored nofollow noopener"');
+    expect(link?.[0]).toContain('target="_blank"');
+    expect(page).toContain(">View Product<");
+    expect(page.match(/>Paid link</g)?.length).toBe(1);
+    const disclosure =
+      "Some links on this page are affiliate links: @shop_owner may earn a commission from purchases made through them.";
+    expect(page).toContain(disclosure);
+    expect(page.indexOf(disclosure)).toBeLessThan(page.indexOf("<ol"));
+    expect(page).not.toContain("shop.example");
+    // /go answers the redirect, and an unknown id the site's 404 page.
+    const go = await call(b, `/go/${id}`);
+    expect(go.status).toBe(302);
+    expect(go.headers.get("location")).toBe("https://shop.example/o3?ref=x");
+    const missing = await call(b, "/go/999999");
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toContain("text/html");
+    expect(await missing.text()).toContain("404 Page Not Found");
+  });
+
+  test("premium ending on one instance hides links and notes on the other at once, and its /go answers 404", async () => {
+    const owner = await signUp("lapsing");
+    await setPremium(owner, true);
+    const id = await addSupplement(owner, { name: "Creatine", affiliateLink: "https://shop.example/c", notes: "am" });
+    expect(
+      (await call(a, "/api/profile", { method: "PUT", cookie: owner.cookie, body: { showNotes: true } })).status,
+    ).toBe(200);
+    const pageOnB = async () => (await call(b, `/${owner.username}`)).text();
+    const jsonOnB = async () => (await call(b, `/api/profile/${owner.username}`)).text();
+    expect(await pageOnB()).toContain("View Product"); // now cached on B
+    expect(await jsonOnB()).toContain('"notes":"am"');
+    expect((await call(b, `/go/${id}`)).status).toBe(302);
+    await setPremium(owner, false); // as the webhook would, on neither instance
+    expect((await call(b, `/go/${id}`)).status).toBe(404);
+    const page = await until(pageOnB, (p) => !p.includes("View Product"), 1000);
+    expect(page).not.toContain("View Product");
+    expect(page).not.toContain("Paid link");
+    expect(page).not.toContain(">am<");
+    expect(await until(jsonOnB, (j) => !j.includes("productUrl"), 1000)).not.toContain('"notes"');
+  });
+
+  test("views and clicks counted on two instances add up (owner, bots and HEAD left out; a 304 is a view)", async () => {
+    const owner = await signUp("two_sided");
+    await setPremium(owner, true);
+    const id = await addSupplement(owner, { name: "Iron", affiliateLink: "https://shop.example/iron" });
+    const bot = { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" };
+    for (const on of [a, a, a, b, b]) expect((await call(on, `/go/${id}`)).status).toBe(302);
+    expect((await call(b, `/go/${id}`, { headers: bot })).status).toBe(302);
+    expect((await call(a, `/go/${id}`, { cookie: owner.cookie })).status).toBe(302);
+    expect((await call(a, `/go/${id}`, { method: "HEAD" })).status).toBe(302);
+    const first = await call(a, `/${owner.username}`);
+    const etag = first.headers.get("etag") ?? "";
+    expect((await call(a, `/${owner.username}`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    expect((await call(b, `/${owner.username}`, { headers: { "x-forwarded-for": "198.51.100.9" } })).status).toBe(200);
+    expect((await call(b, `/${owner.username}`, { headers: bot })).status).toBe(200);
+    expect((await call(b, `/${owner.username}`, { method: "HEAD" })).status).toBe(200);
+    expect((await call(a, `/${owner.username}`, { cookie: owner.cookie })).status).toBe(200);
+    const want = { clicks: 5, views: 3, visitors: 1 };
+    // Each instance flushes every second (INSIGHTS_FLUSH_MS=1000); the owner's own view is decided after its answer.
+    const got = await until(
+      () => stored(id, owner),
+      (v) => v.clicks >= want.clicks && v.views >= want.views,
+      6000,
+    );
+    // Same address (no TRUST_PROXY: the socket's) and User-Agent on both instances: one visitor.
+    expect(got).toEqual(want);
+    const insights = await call(b, "/api/insights?days=7", { cookie: owner.cookie });
+    expect(((await insights.json()) as { totals: unknown }).totals).toEqual(want);
+  });
+
+  test("counts held in memory survive a SIGTERM (an instance that only flushes at shutdown)", async () => {
+    const c = await startInstance({ ...sharedEnv, INSIGHTS_FLUSH_MS: "0" });
+    try {
+      const owner = await signUp("sigterm_owner");
+      await setPremium(owner, true);
+      const id = await addSupplement(owner, { name: "Zinc", affiliateLink: "https://shop.example/zinc" });
+      for (let i = 0; i < 4; i++) expect((await call(c, `/go/${id}`)).status).toBe(302);
+      expect((await call(c, `/${owner.username}`)).status).toBe(200);
+      expect(await stored(id, owner)).toEqual({ clicks: 0, views: 0, visitors: 0 });
+      expect(await c.kill("SIGTERM")).toBe(0);
+      expect(await stored(id, owner)).toEqual({ clicks: 4, views: 1, visitors: 1 });
+    } finally {
+      await c.stop();
     }
   });
 });

@@ -61,3 +61,15 @@ export function addDays(date: string, days: number): string {
   at.setUTCDate(at.getUTCDate() + days);
   return utcDate(at);
 }
+
+/** The Insights card's one-sentence text summary of the chart (for everyone, screen readers included). */
+export function insightsSummary(answer: InsightsAnswer, premium: boolean): string {
+  const days = answer.days.length;
+  const busiest = answer.days.reduce<InsightsDay | null>((top, d) => (d.views > (top?.views ?? 0) ? d : top), null);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  let text = `${plural(answer.totals.views, "profile view")} from ${plural(answer.totals.visitors, "visitor")} in the last ${days} days`;
+  if (premium) text += `, ${plural(answer.totals.clicks, "link click")}`;
+  text += ".";
+  if (busiest) text += ` Busiest day: ${busiest.date} (${plural(busiest.views, "view")}).`;
+  return text;
+}

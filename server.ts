@@ -18,6 +18,7 @@ import { errorFields, log } from "./api/log";
 import { securityHeaders, withSecurityHeaders } from "./api/security";
 import { DataDirLockedError } from "./db/client";
 import { Shutdown } from "./src/host/shutdown";
+import { counterOf, countView } from "./api/insights/counter";
 
 const root = import.meta.dir;
 const clientDir = join(root, "dist/client");
@@ -259,6 +260,7 @@ async function main() {
     render: (request: Request, locals?: App.Locals) => Promise<Response>;
   };
   const api = createApp(ctx);
+  void counterOf(ctx).flush(); // issue 14: the counter starts and reads the day's visitor salt
   const files = loadStaticFiles(clientDir);
   const headers = securityHeaders(config);
   let inFlight = 0;
@@ -296,6 +298,11 @@ async function main() {
   async function dispatch(request: Request, url: URL, env: HostEnv): Promise<Response> {
     const path = url.pathname;
     if (path === "/api" || path.startsWith("/api/") || path.startsWith("/images/")) return api.fetch(request, env);
+    if (path.startsWith("/go/")) {
+      // Issue 14: 'View Product' redirects (api/go.ts); their 404 is the site's 404 page.
+      const go = await api.fetch(request, env);
+      return go.status === 404 ? render(new Request(new URL("/404", url), request)) : go;
+    }
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.
       if (path === "/" && request.headers.get("cookie")?.includes("session_token")) {
@@ -304,7 +311,11 @@ async function main() {
       const file = files.get(path);
       if (file) return serveStatic(file, request);
       const name = PROFILE_PATH.exec(path)?.[1];
-      if (name && isValidUsername(name) && !isReservedUsername(name)) return profilePage(name, request);
+      if (name && isValidUsername(name) && !isReservedUsername(name)) {
+        const page = await profilePage(name, request);
+        countView(ctx, request, page, ctx.caches.profileOwner(name), env.clientAddress); // issue 14: in memory only
+        return page;
+      }
     }
     return render(request);
   }
@@ -404,7 +415,10 @@ async function main() {
   shutdown.listen({
     stopListening: () => server.stop(false),
     inFlight: () => inFlight,
-    closeDatabase: () => database.close(),
+    closeDatabase: async () => {
+      await counterOf(ctx).flush(); // issue 14: views and clicks still in memory
+      await database.close();
+    },
     exit: (code) => process.exit(code),
   });
 }

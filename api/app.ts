@@ -14,6 +14,8 @@ import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
 import { imageRoutes, uploadRoutes } from "./images";
+import { goRoutes } from "./go";
+import { insightsRoutes } from "./insights/routes";
 import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
 import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 import { errorFields, log } from "./log";
@@ -140,7 +142,10 @@ export function createApp(ctx: AppContext) {
   api.route("/", supplementRoutes);
   api.route("/", uploadRoutes);
   api.route("/", billingRoutes);
+  api.route("/", insightsRoutes);
   app.route("/api", api);
+  // Issue 14: public 'View Product' redirects (server.ts answers their 404 with the 404 page).
+  app.route("/go", goRoutes);
   // Profile images live outside /api: immutable, cacheable URLs.
   app.route("/images", imageRoutes);
 

@@ -245,6 +245,8 @@ export function toUserJson(user: schema.User) {
     tiktokUrl: user.tiktokUrl,
     linkedinUrl: user.linkedinUrl,
     websiteUrl: user.websiteUrl,
+    showNotes: user.showNotes,
+    showAffiliateLinks: user.showAffiliateLinks,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

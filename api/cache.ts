@@ -221,6 +221,11 @@ export class Caches {
     return entry[kind];
   }
 
+  /** Whose profile `name` is, if this instance holds it (null: a cached 404). Issue 14's view count. */
+  profileOwner(name: string): string | null | undefined {
+    return this.profiles.get(name.toLowerCase())?.userId;
+  }
+
   /** Keeps a rendered profile (never for a name that fails the username rule). */
   setProfile(name: string, kind: "page" | "json", userId: string | null, value: CachedBody, since: number) {
     if (!isValidUsername(name)) return;

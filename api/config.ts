@@ -94,6 +94,8 @@ const envSchema = z
         ctx.addIssue({ code: "custom", message: "must be a number of seconds from 0 to 300" });
         return z.NEVER;
       }),
+    /** How often (ms) views and clicks counted in memory go to Postgres; 0: only at shutdown (tests). */
+    INSIGHTS_FLUSH_MS: z.coerce.number().int().min(0).max(5000).default(5000),
     /** Turns the rate limits off (tests that are not about them). */
     RATE_LIMIT: z.enum(["on", "off"]).default("on"),
   })

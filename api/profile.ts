@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import type { Db } from "../db/client";
 import { supplements, type User, users } from "../db/schema";
 import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
-import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
+import { isHttpUrl, MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { toUserJson } from "./auth";
 import { rateLimitKey } from "./client-address";
@@ -46,28 +46,62 @@ export function toPublicUser(user: User) {
   };
 }
 
+export interface PublicSupplement {
+  id: number;
+  name: string;
+  quantityType: string;
+  frequency: string;
+  /** Issue 14: the absolute `/go/{id}` URL, only when the page shows 'View Product' (api/go.ts). */
+  productUrl?: string;
+  /** Issue 14: only when the page shows notes (premium owner who turned them on). */
+  notes?: string;
+}
+
 export interface PublicProfile {
   user: ReturnType<typeof toPublicUser>;
-  supplements: { id: number; name: string; quantityType: string; frequency: string }[];
+  supplements: PublicSupplement[];
   /** Internal (cache bookkeeping); never serialised. */
   userId?: string;
 }
 
-/** A profile by username in any case; null for unknown, reserved or ill-formed names. */
-export async function findPublicProfile(db: Db, name: string): Promise<PublicProfile | null> {
+/** Whether the public page shows a supplement's 'View Product' link (also the rule of /go/{id}). */
+export const showsProductLink = (
+  owner: Pick<User, "isPremium" | "showAffiliateLinks">,
+  affiliateLink: string | null,
+): affiliateLink is string =>
+  owner.isPremium && owner.showAffiliateLinks && !!affiliateLink && isHttpUrl(affiliateLink);
+
+/** Whether the public page shows a supplement's notes. */
+export const showsNotes = (owner: Pick<User, "isPremium" | "showNotes">, notes: string | null): notes is string =>
+  owner.isPremium && owner.showNotes && !!notes?.trim();
+
+/**
+ * A profile by username in any case; null for unknown, reserved or ill-formed names. `origin`
+ * makes the absolute 'View Product' URLs (issue 14): a supplement carries `productUrl` and
+ * `notes` only when the page shows them, so a free member's profile is what it always was.
+ */
+export async function findPublicProfile(db: Db, name: string, origin: string): Promise<PublicProfile | null> {
   if (!usernameSchema.safeParse(name).success || isReservedUsername(name)) return null;
   const [user] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${name})`).limit(1);
   if (!user) return null;
-  const list = await db
+  const rows = await db
     .select({
       id: supplements.id,
       name: supplements.name,
       quantityType: supplements.quantityType,
       frequency: supplements.frequency,
+      affiliateLink: supplements.affiliateLink,
+      notes: supplements.notes,
     })
     .from(supplements)
     .where(eq(supplements.userId, user.id))
     .orderBy(asc(supplements.sortOrder), asc(supplements.id));
+  const list = rows.map(({ affiliateLink, notes, ...shown }): PublicSupplement => {
+    const item: PublicSupplement = shown;
+    if (showsNotes(user, notes)) item.notes = notes;
+    if (showsProductLink(user, affiliateLink)) item.productUrl = `${origin}/go/${shown.id}`;
+    return item;
+  });
   const profile: PublicProfile = { user: toPublicUser(user), supplements: list };
   Object.defineProperty(profile, "userId", { value: user.id, enumerable: false });
   return profile;
@@ -82,7 +116,7 @@ export const profileRoutes = new Hono<AppEnv>()
     const cached = ctx.caches.getProfile(name, "json");
     if (cached) return serveCached(cached, c.req.raw);
     const since = ctx.caches.begin();
-    const profile = await findPublicProfile(ctx.database.db, name);
+    const profile = await findPublicProfile(ctx.database.db, name, ctx.config.origin);
     const response = profile
       ? c.json(profile, 200, { "Cache-Control": "no-cache" })
       : c.json({ message: "Profile not found" }, 404, { "Cache-Control": "no-cache" });
@@ -110,6 +144,8 @@ export const profileRoutes = new Hono<AppEnv>()
       const value = input[key];
       if (value !== undefined) changes[key] = value === "" ? null : value;
     }
+    if (input.showNotes !== undefined) changes.showNotes = input.showNotes;
+    if (input.showAffiliateLinks !== undefined) changes.showAffiliateLinks = input.showAffiliateLinks;
     if (Object.keys(changes).length === 0) return c.json(toUserJson(user));
     try {
       const [updated] = await c

@@ -8,6 +8,7 @@ import {
   bigint,
   boolean,
   customType,
+  date,
   index,
   integer,
   pgTable,
@@ -55,6 +56,10 @@ export const users = pgTable(
     tiktokUrl: text("tiktok_url"),
     linkedinUrl: text("linkedin_url"),
     websiteUrl: text("website_url"),
+    /** Issue 14: notes on the public page (premium; off until the owner turns it on). */
+    showNotes: boolean("show_notes").notNull().default(false),
+    /** Issue 14: 'View Product' links on the public page (premium; on unless turned off). */
+    showAffiliateLinks: boolean("show_affiliate_links").notNull().default(true),
     ...timestamps,
   },
   (t) => [
@@ -179,6 +184,55 @@ export const stripeEvents = pgTable("stripe_events", {
   type: text("type").notNull(),
   processedAt: timestamp("processed_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Views and unique visitors of a public profile per UTC day (api/insights/counter.ts). */
+export const profileDailyCounts = pgTable(
+  "profile_daily_counts",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    views: integer("views").notNull().default(0),
+    visitors: integer("visitors").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "profile_daily_counts_pk", columns: [t.userId, t.day] })],
+);
+
+/** Clicks on a supplement's 'View Product' link (/go/{id}) per UTC day. */
+export const supplementDailyClicks = pgTable(
+  "supplement_daily_clicks",
+  {
+    supplementId: integer("supplement_id")
+      .notNull()
+      .references(() => supplements.id, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    clicks: integer("clicks").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "supplement_daily_clicks_pk", columns: [t.supplementId, t.day] })],
+);
+
+/** The random salt of each UTC day, shared by every instance; deleted after 2 days. */
+export const visitSalts = pgTable("visit_salts", {
+  day: date("day").primaryKey(),
+  salt: bytea("salt").notNull(),
+});
+
+/** Today's visitor hashes (no address is stored); earlier days' rows are deleted. */
+export const visitorHashes = pgTable(
+  "visitor_hashes",
+  {
+    day: date("day").notNull(),
+    hash: bytea("hash").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ name: "visitor_hashes_pk", columns: [t.day, t.hash] }),
+    index("visitor_hashes_user_id_idx").on(t.userId),
+  ],
+);
 
 export type User = typeof users.$inferSelect;
 export type Supplement = typeof supplements.$inferSelect;

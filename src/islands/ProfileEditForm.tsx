@@ -2,6 +2,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { ApiError, api, errorMessage } from "../lib/api";
 import { BIO_MAX, PROFILE_IMAGE_MAX_BYTES, SOCIAL_LINKS, type SocialField } from "../lib/constants";
+import { SHOW_AFFILIATE_LINKS_LABEL, SHOW_NOTES_LABEL } from "../lib/insights";
 import { notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
 import { MESSAGES, profileUpdateSchema } from "../lib/validation";
@@ -33,6 +34,11 @@ export default function ProfileEditForm({ user: initialUser }: { user: CurrentUs
   seedUser(initialUser);
   const user = useStore($user) ?? initialUser;
   const [values, setValues] = useState<Values>(() => valuesOf(initialUser));
+  // Issue 14: what the public page shows of a premium member's supplements.
+  const [switches, setSwitches] = useState(() => ({
+    showNotes: initialUser.showNotes,
+    showAffiliateLinks: initialUser.showAffiliateLinks,
+  }));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [saving, setSaving] = useState(false);
   const [preview, setPreview] = useState<string | null>(null);
@@ -88,9 +94,12 @@ export default function ProfileEditForm({ user: initialUser }: { user: CurrentUs
     }
     setSaving(true);
     try {
-      await api.put("/api/profile", parsed.data);
+      await api.put("/api/profile", { ...parsed.data, ...switches });
       const fresh = await refreshUser();
-      if (fresh) setValues(valuesOf(fresh));
+      if (fresh) {
+        setValues(valuesOf(fresh));
+        setSwitches({ showNotes: fresh.showNotes, showAffiliateLinks: fresh.showAffiliateLinks });
+      }
       notify.success("Profile updated successfully!");
     } catch (error) {
       if (error instanceof ApiError && error.errors) {
@@ -210,6 +219,39 @@ export default function ProfileEditForm({ user: initialUser }: { user: CurrentUs
               />
               {errorText(link.field)}
             </div>
+          ))}
+        </div>
+      </fieldset>
+
+      <fieldset aria-describedby={`${id}-public-hint`}>
+        <legend className="font-semibold text-slate-900">Public Profile</legend>
+        <p id={`${id}-public-hint`} className="mt-1 text-sm text-slate-600">
+          {user.isPremium
+            ? "What visitors of your public page see of your supplements."
+            : "Notes and affiliate links show on your public page only while you are a Premium member."}
+        </p>
+        <div className="mt-4 space-y-3">
+          {(
+            [
+              ["showNotes", SHOW_NOTES_LABEL],
+              ["showAffiliateLinks", SHOW_AFFILIATE_LINKS_LABEL],
+            ] as const
+          ).map(([field, label]) => (
+            <label key={field} className="flex cursor-pointer items-center justify-between gap-4">
+              <span className="min-w-0 text-sm text-slate-800">{label}</span>
+              <input
+                type="checkbox"
+                role="switch"
+                aria-checked={switches[field]}
+                checked={switches[field]}
+                onChange={(e) => setSwitches((v) => ({ ...v, [field]: e.target.checked }))}
+                className="peer sr-only"
+              />
+              <span
+                aria-hidden="true"
+                className="relative inline-flex h-6 w-11 shrink-0 rounded-full bg-slate-300 transition-colors peer-checked:bg-brand-600 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-600 after:absolute after:top-0.5 after:left-0.5 after:size-5 after:rounded-full after:bg-white after:shadow after:transition-transform peer-checked:after:translate-x-5"
+              />
+            </label>
           ))}
         </div>
       </fieldset>

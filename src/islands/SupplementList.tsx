@@ -29,6 +29,7 @@ import {
   seedSupplements,
   visibleList,
 } from "../stores/supplements";
+import { $linkClicks30 } from "../stores/insights";
 import { $user, seedUser } from "../stores/user";
 
 interface Props {
@@ -36,7 +37,18 @@ interface Props {
   supplements: Supplement[] | null;
 }
 
-function Row({ supplement, premium, position }: { supplement: Supplement; premium: boolean; position: number }) {
+function Row({
+  supplement,
+  premium,
+  position,
+  clicks,
+}: {
+  supplement: Supplement;
+  premium: boolean;
+  position: number;
+  /** Clicks on its 'View Product' link over the last 30 days (issue 14), once loaded. */
+  clicks: number | undefined;
+}) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: supplement.id,
   });
@@ -75,6 +87,11 @@ function Row({ supplement, premium, position }: { supplement: Supplement; premiu
         <p className="user-text mt-0.5 text-sm text-slate-700">
           {supplement.quantityType} <span aria-hidden="true">•</span> {supplement.frequency}
         </p>
+        {premium && supplement.affiliateLink && clicks !== undefined && (
+          <p className="mt-1 text-sm text-slate-600" data-testid="row-clicks">
+            {clicks} {clicks === 1 ? "click" : "clicks"} in the last 30 days
+          </p>
+        )}
         {premium && supplement.notes && (
           <p className="user-text mt-2 text-sm whitespace-pre-line text-slate-600">{supplement.notes}</p>
         )}
@@ -106,6 +123,7 @@ export default function SupplementList({ user: initialUser, supplements: initial
   seedUser(initialUser);
   seedSupplements(initial);
   const user = useStore($user) ?? initialUser;
+  const clicks = useStore($linkClicks30);
   const loaded = useStore($supplementsLoaded) || initial !== null;
   const list = visibleList(useStore($supplementsLoaded), useStore($supplements), initial);
   const sensors = useSensors(
@@ -177,7 +195,13 @@ export default function SupplementList({ user: initialUser, supplements: initial
             <SortableContext items={list.map((s) => s.id)} strategy={verticalListSortingStrategy}>
               <ul className="mt-4 space-y-3">
                 {list.map((s, i) => (
-                  <Row key={s.id} supplement={s} premium={user.isPremium} position={i + 1} />
+                  <Row
+                    key={s.id}
+                    supplement={s}
+                    premium={user.isPremium}
+                    position={i + 1}
+                    clicks={clicks?.[s.id] ?? (clicks ? 0 : undefined)}
+                  />
                 ))}
               </ul>
             </SortableContext>

@@ -143,6 +143,9 @@ export const profileUpdateSchema = z.object({
   linkedinUrl: optionalUrlSchema.optional(),
   etsyUrl: optionalUrlSchema.optional(),
   websiteUrl: optionalUrlSchema.optional(),
+  // Issue 14: the public page's switches (premium content; stored for everyone).
+  showNotes: z.boolean({ message: "Show notes must be true or false" }).optional(),
+  showAffiliateLinks: z.boolean({ message: "Show affiliate links must be true or false" }).optional(),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 

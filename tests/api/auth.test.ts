@@ -40,6 +40,9 @@ const USER_FIELDS = [
   "tiktokUrl",
   "linkedinUrl",
   "websiteUrl",
+  // Issue 14: the public page's two switches.
+  "showNotes",
+  "showAffiliateLinks",
   "createdAt",
   "updatedAt",
 ].sort();

@@ -294,6 +294,29 @@ const ROWS: Row[] = [
     expect: all(200),
   },
   { route: "HEAD /images/:file", call: () => ({ method: "HEAD", path: ownerImage }), expect: all(200) },
+  // Issue 14: 'View Product' redirects are public, for a premium member's links only.
+  {
+    route: "GET /go/:id",
+    what: "a premium member's link: a redirect for everyone",
+    call: async () => ({ method: "GET", path: `/go/${(await ownIds(vip))[0]}` }),
+    expect: all({ status: 302, location: /^https:\/\/shop\.example\/vip-private-affiliate-/ }),
+  },
+  {
+    route: "GET /go/:id",
+    what: "a free member's supplement: the 404 page for everyone",
+    call: async () => ({ method: "GET", path: `/go/${await newSupplement(accounts.free)}` }),
+    // As every unknown path: without a username the 404 shows the setup screen.
+    expect: {
+      ...all({ status: 404, contains: "404 Page Not Found" }),
+      noname: { status: 404, contains: SETUP.contains },
+    },
+  },
+  {
+    route: "GET /api/insights",
+    what: "the caller's own counts",
+    call: () => ({ method: "GET", path: "/api/insights?days=7" }),
+    expect: signedIn(401, 200),
+  },
   // Billing: each acts on the caller's own account. The portal comes before subscribing,
   // while no one has a Stripe customer yet.
   {
@@ -480,7 +503,7 @@ function appRoutes(): string[] {
   return [...out];
 }
 
-/** Page files (src/pages, less the dev-server catch-alls for /api and /images). */
+/** Page files (src/pages, less the dev-server catch-alls for /api, /images and /go). */
 function pageFiles(): string[] {
   const dir = join(ROOT, "src/pages");
   const out: string[] = [];
@@ -489,7 +512,7 @@ function pageFiles(): string[] {
       const full = join(folder, name);
       const rel = relative(dir, full);
       if (statSync(full).isDirectory()) {
-        if (rel === "api" || rel === "images") continue;
+        if (rel === "api" || rel === "images" || rel === "go") continue;
         walk(full);
       } else if (/\.(astro|ts|tsx|js|md|mdx|html)$/.test(name)) {
         out.push(`page ${rel.split("\\").join("/")}`);

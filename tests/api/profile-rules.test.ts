@@ -107,11 +107,13 @@ describe("GET /api/profile/:username", () => {
           etsyUrl: null,
           websiteUrl: "https://me.example",
         },
+        // Issue 14: a premium owner's link is the /go URL (never the affiliate URL); notes are off by default.
         supplements: seeded.map((s) => ({
           id: s.id,
           name: s.name,
           quantityType: s.quantityType,
           frequency: s.frequency,
+          productUrl: `${api.url}/go/${s.id}`,
         })),
       });
     }

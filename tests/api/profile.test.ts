@@ -402,9 +402,12 @@ describe("GET /api/profile/{username}", () => {
         profileImageUrl: PAT_AVATAR,
       });
       expect(body.supplements.map((s) => s.name)).toEqual(["First", "Second", "Third"]);
-      // The list carries id, name, quantity type and frequency: no notes, no links.
-      for (const s of body.supplements)
-        expect(Object.keys(s).sort()).toEqual(["frequency", "id", "name", "quantityType"]);
+      // The list carries id, name, quantity type and frequency, and (issue 14, a premium owner's
+      // link) the /go URL: no notes (off by default), never the affiliate URL itself.
+      for (const s of body.supplements) {
+        expect(Object.keys(s).sort()).toEqual(["frequency", "id", "name", "productUrl", "quantityType"]);
+        expect(s.productUrl).toBe(`${api.url}/go/${s.id}`);
+      }
     }
   });
 

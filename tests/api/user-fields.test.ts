@@ -660,6 +660,8 @@ function sampleUser(): User {
     tiktokUrl: null,
     linkedinUrl: null,
     websiteUrl: null,
+    showNotes: false,
+    showAffiliateLinks: true,
     createdAt: now,
     updatedAt: now,
   };

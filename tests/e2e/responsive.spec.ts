@@ -223,6 +223,10 @@ for (const plan of ["free", "premium"] as const) {
         await sweep(page, `dashboard ${plan} ${kind}`, async (p) => {
           await gotoHydrated(p, "/");
           await expect(p.getByTestId("supplement-row")).toHaveCount(3);
+          // Issue 14's Insights card, loaded, with its daily table open.
+          await expect(p.getByTestId("insights-views")).toBeVisible();
+          if (premium) await expect(p.getByTestId("row-clicks")).toHaveCount(3);
+          await p.getByText("Daily numbers").click();
         });
       });
     }
@@ -311,9 +315,12 @@ for (const plan of ["free", "premium"] as const) {
 
     test("public profile", async ({ page, baseURL }) => {
       const { username } = await seedUser(page, baseURL as string, { premium, username: premium ? "word" : "wide" });
+      // Issue 14: a premium page shows 'View Product', 'Paid link', the disclosure and (turned on) the notes.
+      if (premium) await apiCall(page, baseURL as string, "PUT", "/api/profile", { showNotes: true });
       await sweep(page, `${plan} public profile`, async (p) => {
         expect((await p.goto(`/${username}`))?.status()).toBe(200);
         await expect(p.getByRole("heading", { level: 1, name: `@${username}` })).toBeVisible();
+        await expect(p.getByRole("link", { name: /View Product/ })).toHaveCount(premium ? 3 : 0);
       });
     });
   });

@@ -1,0 +1,288 @@
+/**
+ * Issue 14: profile views, unique visitors and 'View Product' clicks, counted in memory per
+ * instance and added to Postgres in one statement every FLUSH_MS (5 s) and on shutdown
+ * (server.ts calls `flush()` before closing the database). Counting never adds a statement
+ * or a lock to a request: the public page and /go/{id} only touch the maps below.
+ *
+ * Unique visitors, without cookies and without storing an address: a view's visitor is
+ * HMAC-SHA-256(salt of the UTC day, address + User-Agent + profile id), cut to 16 bytes. The
+ * salt is random, made by whichever instance first needs it (table visit_salts, shared so that
+ * one visitor is one visitor on every instance) and deleted once older than 2 days. Hashes are
+ * kept for the current day only, in memory and in visitor_hashes (earlier days' rows are
+ * deleted by the next flush): a hash inserted for the first time is a new visitor. Until an
+ * instance has read the day's salt (a few seconds after midnight or after start), a view's
+ * address and User-Agent wait in memory for the next flush, which hashes them; they are never
+ * written anywhere.
+ *
+ * Not counted: HEAD and any method but GET, a User-Agent that the maintained `isbot` list calls a
+ * crawler or link-preview fetcher (or none at all), and the signed-in owner (the caller decides:
+ * countView, api/go.ts). A flush that fails keeps its counts for the next one; a SIGKILL loses at
+ * most the last FLUSH_MS of counts.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { isbot } from "isbot";
+import type { Database } from "../../db/client";
+import { utcDate } from "../../src/lib/insights";
+import { getSessionUser, sessionTokenCookie } from "../auth";
+import { now } from "../clock";
+import type { AppContext } from "../context";
+import { errorFields, log } from "../log";
+
+export const FLUSH_MS = 5000;
+/** Distinct (profile, day) and (supplement, day) keys held before new ones are dropped (a database outage). */
+const MAX_KEYS = 100_000;
+/** Hashes this instance remembers having sent today (beyond it Postgres still tells new from known). */
+const MAX_SEEN = 200_000;
+
+type Db = Database["db"];
+
+/** Whether a request may count at all: a GET from something that is not a known bot. */
+export function countable(request: Request): boolean {
+  if (request.method !== "GET") return false;
+  const agent = request.headers.get("user-agent") ?? "";
+  return agent.trim() !== "" && !isbot(agent);
+}
+
+interface ViewEntry {
+  userId: string;
+  day: string;
+  views: number;
+  /** Visitor hashes (hex) of this batch, not yet sent. */
+  hashes: Set<string>;
+}
+
+interface Unsalted {
+  userId: string;
+  day: string;
+  visitor: string;
+}
+
+const rowsOf = <T>(result: unknown): T[] =>
+  Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+
+export class InsightsCounter {
+  private views = new Map<string, ViewEntry>();
+  private clicks = new Map<string, { supplementId: number; day: string; clicks: number }>();
+  private unsalted: Unsalted[] = [];
+  private salt: { day: string; key: Buffer } | undefined;
+  private seen = { day: "", hashes: new Set<string>() };
+  private cleanedFor = "";
+  private running: Promise<void> = Promise.resolve();
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    { flushMs = FLUSH_MS }: { flushMs?: number } = {},
+  ) {
+    if (flushMs > 0) {
+      this.timer = setInterval(() => void this.flush(), flushMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** One view of `userId`'s page by a visitor (address and User-Agent), at `at`. */
+  view(userId: string, visitor: { address: string | undefined; agent: string }, at: Date = now()) {
+    const day = utcDate(at);
+    const key = `${userId}|${day}`;
+    let entry = this.views.get(key);
+    if (!entry) {
+      if (this.views.size >= MAX_KEYS) return;
+      entry = { userId, day, views: 0, hashes: new Set() };
+      this.views.set(key, entry);
+    }
+    entry.views += 1;
+    const raw = `${visitor.address ?? ""}\n${visitor.agent}\n${userId}`;
+    if (this.salt?.day === day) this.addHash(entry, this.hash(this.salt.key, raw));
+    else if (this.unsalted.length < MAX_KEYS) this.unsalted.push({ userId, day, visitor: raw });
+  }
+
+  /** One click on supplement `supplementId`'s 'View Product' link, at `at`. */
+  click(supplementId: number, at: Date = now()) {
+    const day = utcDate(at);
+    const key = `${supplementId}|${day}`;
+    const entry = this.clicks.get(key);
+    if (entry) entry.clicks += 1;
+    else if (this.clicks.size < MAX_KEYS) this.clicks.set(key, { supplementId, day, clicks: 1 });
+  }
+
+  /** Counts not yet in Postgres (tests, logs). */
+  get pending(): { views: number; clicks: number } {
+    let views = 0;
+    let clicks = 0;
+    for (const entry of this.views.values()) views += entry.views;
+    for (const entry of this.clicks.values()) clicks += entry.clicks;
+    return { views, clicks };
+  }
+
+  private hash(salt: Buffer, raw: string): string {
+    return createHmac("sha256", salt).update(raw).digest("hex").slice(0, 32);
+  }
+
+  private addHash(entry: ViewEntry, hash: string) {
+    if (this.seen.day !== entry.day || !this.seen.hashes.has(hash)) entry.hashes.add(hash);
+  }
+
+  /**
+   * Adds every count held in memory to Postgres, in one statement (plus, once a UTC day, the
+   * one that reads or makes the day's salt). Calls run one after another; never throws.
+   */
+  flush(): Promise<void> {
+    this.running = this.running.then(() => this.flushOnce());
+    return this.running;
+  }
+
+  private async flushOnce() {
+    const today = utcDate(now());
+    try {
+      if (this.salt?.day !== today && (this.unsalted.length > 0 || this.cleanedFor !== today)) {
+        await this.readSalt(today);
+      }
+    } catch (error) {
+      log.warn("insights: the day's salt could not be read; views wait for the next flush", errorFields(error));
+    }
+    this.hashUnsalted();
+    if (this.views.size === 0 && this.clicks.size === 0 && this.cleanedFor === today) return;
+    const views = [...this.views.values()];
+    const clicks = [...this.clicks.values()];
+    this.views = new Map();
+    this.clicks = new Map();
+    const hashes = views.flatMap((v) => [...v.hashes].map((h) => ({ d: v.day, h, u: v.userId })));
+    try {
+      await this.db.execute(sql`
+        with vh as (
+          select t.d, decode(t.h, 'hex') as h, t.u
+          from jsonb_to_recordset(${JSON.stringify(hashes)}::jsonb) as t(d date, h text, u text)
+        ),
+        new_visitors as (
+          insert into visitor_hashes (day, hash, user_id)
+          select vh.d, vh.h, vh.u from vh where exists (select 1 from users where users.id = vh.u)
+          on conflict do nothing
+          returning user_id, day
+        ),
+        visitor_counts as (select user_id, day, count(*)::int as n from new_visitors group by user_id, day),
+        pv as (
+          select t.u, t.d, t.n
+          from jsonb_to_recordset(${JSON.stringify(views.map((v) => ({ u: v.userId, d: v.day, n: v.views })))}::jsonb)
+            as t(u text, d date, n int)
+        ),
+        added_views as (
+          insert into profile_daily_counts (user_id, day, views, visitors)
+          select pv.u, pv.d, pv.n, coalesce(vc.n, 0)
+          from pv left join visitor_counts vc on vc.user_id = pv.u and vc.day = pv.d
+          where exists (select 1 from users where users.id = pv.u)
+          on conflict (user_id, day) do update set
+            views = profile_daily_counts.views + excluded.views,
+            visitors = profile_daily_counts.visitors + excluded.visitors
+          returning 1
+        ),
+        added_clicks as (
+          insert into supplement_daily_clicks (supplement_id, day, clicks)
+          select t.s, t.d, t.n
+          from jsonb_to_recordset(${JSON.stringify(clicks.map((c) => ({ s: c.supplementId, d: c.day, n: c.clicks })))}::jsonb)
+            as t(s int, d date, n int)
+          where exists (select 1 from supplements where supplements.id = t.s)
+          on conflict (supplement_id, day) do update set clicks = supplement_daily_clicks.clicks + excluded.clicks
+          returning 1
+        ),
+        old_hashes as (delete from visitor_hashes where day < ${today}::date returning 1),
+        old_salts as (delete from visit_salts where day < ${today}::date - 2 returning 1)
+        select (select count(*) from added_views) as views, (select count(*) from added_clicks) as clicks`);
+      this.cleanedFor = today;
+      for (const entry of views) {
+        if (this.seen.day !== entry.day) this.seen = { day: entry.day, hashes: new Set() };
+        for (const hash of entry.hashes) if (this.seen.hashes.size < MAX_SEEN) this.seen.hashes.add(hash);
+      }
+    } catch (error) {
+      // Kept for the next flush (a user or supplement deleted meanwhile is skipped then).
+      for (const entry of views) {
+        const key = `${entry.userId}|${entry.day}`;
+        const current = this.views.get(key);
+        if (current) {
+          current.views += entry.views;
+          for (const hash of entry.hashes) current.hashes.add(hash);
+        } else this.views.set(key, entry);
+      }
+      for (const entry of clicks) {
+        const key = `${entry.supplementId}|${entry.day}`;
+        const current = this.clicks.get(key);
+        if (current) current.clicks += entry.clicks;
+        else this.clicks.set(key, entry);
+      }
+      log.warn("insights: counts not written; kept for the next flush", errorFields(error));
+    }
+  }
+
+  /** Today's salt: the one stored, or a new random one (whichever instance is first). */
+  private async readSalt(today: string) {
+    const fresh = randomBytes(32).toString("hex");
+    const rows = rowsOf<{ salt: string }>(
+      await this.db.execute(sql`
+        insert into visit_salts (day, salt) values (${today}::date, decode(${fresh}, 'hex'))
+        on conflict (day) do update set salt = visit_salts.salt
+        returning encode(salt, 'hex') as salt`),
+    );
+    const salt = rows[0]?.salt;
+    if (salt) this.salt = { day: today, key: Buffer.from(salt, "hex") };
+  }
+
+  /** Hashes the views that waited for their day's salt (those of another day are dropped from uniqueness). */
+  private hashUnsalted() {
+    if (this.unsalted.length === 0) return;
+    const waiting = this.unsalted;
+    this.unsalted = [];
+    for (const item of waiting) {
+      const entry = this.views.get(`${item.userId}|${item.day}`);
+      if (!entry) continue;
+      if (this.salt?.day === item.day) this.addHash(entry, this.hash(this.salt.key, item.visitor));
+      else if (!this.salt || item.day > this.salt.day) this.unsalted.push(item);
+      // A view of a day whose salt is gone counts as a view, not as a visitor.
+    }
+  }
+
+  stop() {
+    clearInterval(this.timer);
+  }
+}
+
+const KEY = Symbol.for("stacktrack.insights.counter");
+type Holder = { [KEY]?: InsightsCounter };
+
+/**
+ * The instance's one counter, flushing every INSIGHTS_FLUSH_MS (shared by server.ts and the
+ * Astro bundle's copy of this module: it lives on the context).
+ */
+export function counterOf(ctx: Pick<AppContext, "database" | "config">): InsightsCounter {
+  const holder = ctx as Holder;
+  holder[KEY] ??= new InsightsCounter(ctx.database.db, { flushMs: ctx.config.INSIGHTS_FLUSH_MS });
+  return holder[KEY];
+}
+
+/**
+ * The public page's hook (server.ts): counts one view of `ownerId`'s page when the answer is
+ * a 200 or a 304, the request a GET from no known bot, and the visitor not the owner. In memory
+ * only; a visitor with a session cookie is checked once the answer is on its way (from this
+ * instance's session memory, or one look-up the page never waits for).
+ */
+export function countView(
+  ctx: AppContext,
+  request: Request,
+  response: Response,
+  ownerId: string | null | undefined,
+  address: () => string | undefined,
+) {
+  if (!ownerId || (response.status !== 200 && response.status !== 304) || !countable(request)) return;
+  const counter = counterOf(ctx);
+  const at = now();
+  const visitor = { address: address(), agent: request.headers.get("user-agent") ?? "" };
+  if (!sessionTokenCookie(request.headers.get("cookie"))) {
+    counter.view(ownerId, visitor, at);
+    return;
+  }
+  getSessionUser(ctx, request.headers).then(
+    (user) => {
+      if (user?.id !== ownerId) counter.view(ownerId, visitor, at);
+    },
+    () => counter.view(ownerId, visitor, at),
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * GET /api/insights?days=7|30|90 (issue 14, signed in): the owner's profile views, unique
+ * visitors and 'View Product' clicks per UTC day, oldest first, zero days present; `to` is
+ * today (api/clock.ts). Clicks are premium: a free member's answer has `links: []` and no
+ * clicks. Only what has been flushed to Postgres is counted (at most FLUSH_MS behind).
+ */
+import { and, asc, between, eq, isNotNull } from "drizzle-orm";
+import { Hono } from "hono";
+import { profileDailyCounts, supplementDailyClicks, supplements } from "../../db/schema";
+import {
+  addDays,
+  type InsightsAnswer,
+  type InsightsDay,
+  insightsQuerySchema,
+  INSIGHTS_DAYS_MESSAGE,
+  utcDate,
+} from "../../src/lib/insights";
+import { now } from "../clock";
+import { type AppEnv, requireUser } from "../env";
+import { badRequest, fieldErrors } from "../http";
+
+export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
+  const user = await requireUser(c);
+  const given = c.req.queries("days") ?? [];
+  if (given.length > 1) throw badRequest(INSIGHTS_DAYS_MESSAGE, { days: [INSIGHTS_DAYS_MESSAGE] });
+  const parsed = insightsQuerySchema.safeParse({ days: given[0] });
+  if (!parsed.success) throw badRequest(INSIGHTS_DAYS_MESSAGE, fieldErrors(parsed.error));
+  const range = parsed.data.days;
+  const to = utcDate(now());
+  const from = addDays(to, 1 - range);
+  const db = c.get("ctx").database.db;
+
+  const days = new Map<string, InsightsDay>();
+  for (let i = 0; i < range; i++) {
+    const date = addDays(from, i);
+    days.set(date, { date, views: 0, visitors: 0, clicks: 0 });
+  }
+  const viewRows = await db
+    .select({ day: profileDailyCounts.day, views: profileDailyCounts.views, visitors: profileDailyCounts.visitors })
+    .from(profileDailyCounts)
+    .where(and(eq(profileDailyCounts.userId, user.id), between(profileDailyCounts.day, from, to)));
+  for (const row of viewRows) {
+    const day = days.get(row.day);
+    if (day) {
+      day.views = row.views;
+      day.visitors = row.visitors;
+    }
+  }
+
+  const links: InsightsAnswer["links"] = [];
+  if (user.isPremium) {
+    const clickRows = await db
+      .select({
+        id: supplements.id,
+        name: supplements.name,
+        day: supplementDailyClicks.day,
+        clicks: supplementDailyClicks.clicks,
+      })
+      .from(supplements)
+      .leftJoin(
+        supplementDailyClicks,
+        and(eq(supplementDailyClicks.supplementId, supplements.id), between(supplementDailyClicks.day, from, to)),
+      )
+      .where(and(eq(supplements.userId, user.id), isNotNull(supplements.affiliateLink)))
+      .orderBy(asc(supplements.sortOrder), asc(supplements.id));
+    const byId = new Map<number, InsightsAnswer["links"][number]>();
+    for (const row of clickRows) {
+      let link = byId.get(row.id);
+      if (!link) {
+        link = { supplementId: row.id, name: row.name, clicks: 0 };
+        byId.set(row.id, link);
+        links.push(link);
+      }
+      if (row.day && row.clicks) {
+        link.clicks += row.clicks;
+        const day = days.get(row.day);
+        if (day) day.clicks += row.clicks;
+      }
+    }
+  }
+
+  const list = [...days.values()];
+  const answer: InsightsAnswer = {
+    from,
+    to,
+    totals: {
+      views: list.reduce((n, d) => n + d.views, 0),
+      visitors: list.reduce((n, d) => n + d.visitors, 0),
+      clicks: list.reduce((n, d) => n + d.clicks, 0),
+    },
+    days: list,
+    links,
+  };
+  return c.json(answer);
+});

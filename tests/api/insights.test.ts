@@ -1,0 +1,221 @@
+/**
+ * GET /api/insights (issue 14) and the counter behind it, on a clock the test moves
+ * (api/clock.ts): the answer's shape, zero-filled UTC days, the range's bounds, premium
+ * clicks, unique visitors from the day's salt, and the salt and hash clean-up.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import { freezeClock, resetClock } from "../../api/clock";
+import { counterOf } from "../../api/insights/counter";
+import { profileDailyCounts, supplementDailyClicks, visitorHashes, visitSalts } from "../../db/schema";
+import type { InsightsAnswer } from "../../src/lib/insights";
+import { startApi, type TestApi } from "../support/server";
+import { type ApiUser, createUser, uniqueName } from "../support/users";
+
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+const OTHER_BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi({ INSIGHTS_FLUSH_MS: "0" });
+});
+afterAll(async () => {
+  resetClock();
+  await api?.close();
+});
+afterEach(() => resetClock());
+
+const counter = () => counterOf(api.ctx);
+
+async function insights(user: ApiUser, query = ""): Promise<{ status: number; body: InsightsAnswer }> {
+  const res = await api.fetch(`/api/insights${query}`, { headers: { cookie: user.cookie } });
+  return { status: res.status, body: (await res.json()) as InsightsAnswer };
+}
+
+async function addLinked(owner: ApiUser, name: string): Promise<number> {
+  const res = await api.fetch("/api/supplements", {
+    method: "POST",
+    headers: { cookie: owner.cookie },
+    body: { name, quantityType: "Capsule(s)", frequency: "daily", affiliateLink: `https://shop.example/${name}` },
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: number }).id;
+}
+
+describe("GET /api/insights", () => {
+  test("signed out: 401 JSON", async () => {
+    const res = await api.fetch("/api/insights");
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: "Unauthorized" });
+  });
+
+  test.each(["0", "1", "14", "31", "365", "", "abc", "7.0", "007", "-7", "30x", "90 "])(
+    "days=%p is a 400 naming days",
+    async (days) => {
+      const user = await createUser(api, { username: uniqueName("bad") });
+      const res = await api.fetch(`/api/insights?days=${encodeURIComponent(days)}`, {
+        headers: { cookie: user.cookie },
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { message: string; errors: Record<string, string[]> };
+      expect(body.message).toBe("Days must be 7, 30 or 90");
+      expect(body.errors.days).toEqual(["Days must be 7, 30 or 90"]);
+    },
+  );
+
+  test("days given twice is a 400", async () => {
+    const user = await createUser(api, { username: uniqueName("twice") });
+    const res = await api.fetch("/api/insights?days=7&days=30", { headers: { cookie: user.cookie } });
+    expect(res.status).toBe(400);
+  });
+
+  test.each([
+    [undefined, 30],
+    ["7", 7],
+    ["30", 30],
+    ["90", 90],
+  ] as const)("days=%p: that many UTC days, oldest first, zero days present, to = today", async (days, count) => {
+    freezeClock("2026-03-10T23:59:59.999Z");
+    const user = await createUser(api, { username: uniqueName("shape") });
+    const { status, body } = await insights(user, days ? `?days=${days}` : "");
+    expect(status).toBe(200);
+    expect(body.to).toBe("2026-03-10");
+    expect(body.days).toHaveLength(count);
+    expect(body.days[0]?.date).toBe(body.from);
+    expect(body.days.at(-1)?.date).toBe("2026-03-10");
+    for (let i = 1; i < body.days.length; i++) {
+      const step = Date.parse(`${body.days[i]?.date}T00:00:00Z`) - Date.parse(`${body.days[i - 1]?.date}T00:00:00Z`);
+      expect(step).toBe(86_400_000);
+    }
+    expect(body.days.every((d) => d.views === 0 && d.visitors === 0 && d.clicks === 0)).toBe(true);
+    expect(body.totals).toEqual({ views: 0, visitors: 0, clicks: 0 });
+    expect(body.links).toEqual([]);
+    expect(Object.keys(body).sort()).toEqual(["days", "from", "links", "to", "totals"]);
+  });
+
+  test("the range's bounds: its first and last day count, the day before and the day after do not", async () => {
+    const owner = await createUser(api, { username: uniqueName("bounds"), premium: true });
+    const id = await addLinked(owner, "bounds");
+    const db = api.ctx.database.db;
+    // 7 days ending 2026-03-10: 03-04 … 03-10.
+    const rows = [
+      ["2026-03-03", 1000],
+      ["2026-03-04", 1],
+      ["2026-03-07", 20],
+      ["2026-03-10", 300],
+      ["2026-03-11", 5000],
+    ] as const;
+    await db
+      .insert(profileDailyCounts)
+      .values(rows.map(([day, n]) => ({ userId: owner.id, day, views: n, visitors: Math.ceil(n / 2) })));
+    await db.insert(supplementDailyClicks).values(rows.map(([day, n]) => ({ supplementId: id, day, clicks: n })));
+    freezeClock("2026-03-10T00:00:00.000Z");
+    const { body } = await insights(owner, "?days=7");
+    expect(body.from).toBe("2026-03-04");
+    expect(body.to).toBe("2026-03-10");
+    expect(body.totals).toEqual({ views: 321, visitors: 1 + 10 + 150, clicks: 321 });
+    expect(body.days.map((d) => d.views)).toEqual([1, 0, 0, 20, 0, 0, 300]);
+    expect(body.days.map((d) => d.clicks)).toEqual([1, 0, 0, 20, 0, 0, 300]);
+    expect(body.links).toEqual([{ supplementId: id, name: "bounds", clicks: 321 }]);
+    // A day later the range moves with the clock.
+    freezeClock("2026-03-11T12:00:00.000Z");
+    expect((await insights(owner, "?days=7")).body.totals.views).toBe(20 + 300 + 5000);
+  });
+
+  test("clicks are premium: a free member sees views and visitors, no links and no clicks", async () => {
+    freezeClock("2026-04-02T10:00:00Z");
+    const owner = await createUser(api, { username: uniqueName("free"), premium: true });
+    const id = await addLinked(owner, "lapsed");
+    await api.ctx.database.db.insert(supplementDailyClicks).values({ supplementId: id, day: "2026-04-02", clicks: 4 });
+    counter().view(owner.id, { address: "10.0.0.1", agent: BROWSER });
+    await counter().flush();
+    expect((await insights(owner)).body.totals).toEqual({ views: 1, visitors: 1, clicks: 4 });
+    await api.ctx.database.db.execute(sql`update users set is_premium = false where id = ${owner.id}`);
+    api.ctx.caches.invalidate({ userId: owner.id });
+    const { body } = await insights(owner);
+    expect(body.totals).toEqual({ views: 1, visitors: 1, clicks: 0 });
+    expect(body.links).toEqual([]);
+  });
+
+  test("links: every supplement with a link, in the list's order, zero clicks included", async () => {
+    freezeClock("2026-05-20T08:00:00Z");
+    const owner = await createUser(api, { username: uniqueName("links"), premium: true });
+    const first = await addLinked(owner, "first");
+    const plain = await api.fetch("/api/supplements", {
+      method: "POST",
+      headers: { cookie: owner.cookie },
+      body: { name: "no link", quantityType: "Capsule(s)", frequency: "daily" },
+    });
+    expect(plain.status).toBe(201);
+    const second = await addLinked(owner, "second");
+    for (let i = 0; i < 3; i++) counter().click(second);
+    await counter().flush();
+    const { body } = await insights(owner, "?days=7");
+    expect(body.links).toEqual([
+      { supplementId: first, name: "first", clicks: 0 },
+      { supplementId: second, name: "second", clicks: 3 },
+    ]);
+    expect(body.days.at(-1)).toEqual({ date: "2026-05-20", views: 0, visitors: 0, clicks: 3 });
+  });
+});
+
+describe("unique visitors (the day's salt)", () => {
+  test("one visitor per (address, User-Agent, profile) per UTC day, across flushes; a new day, new visitors", async () => {
+    const move = freezeClock("2026-06-01T09:00:00Z");
+    const owner = await createUser(api, { username: uniqueName("uniq") });
+    const other = await createUser(api, { username: uniqueName("uniq2") });
+    const visit = (user: ApiUser, address: string, agent = BROWSER) => counter().view(user.id, { address, agent });
+    await counter().flush(); // the day's salt
+    visit(owner, "10.0.0.1");
+    visit(owner, "10.0.0.1");
+    visit(owner, "10.0.0.1", OTHER_BROWSER);
+    visit(owner, "10.0.0.2");
+    visit(other, "10.0.0.1");
+    await counter().flush();
+    visit(owner, "10.0.0.1"); // the same visitor in a later batch
+    await counter().flush();
+    const today = async (user: ApiUser) => (await insights(user, "?days=7")).body.days.at(-1);
+    expect(await today(owner)).toMatchObject({ date: "2026-06-01", views: 5, visitors: 3 });
+    expect(await today(other)).toMatchObject({ views: 1, visitors: 1 });
+    move("2026-06-02T00:00:01Z");
+    visit(owner, "10.0.0.1");
+    await counter().flush();
+    expect(await today(owner)).toMatchObject({ date: "2026-06-02", views: 1, visitors: 1 });
+  });
+
+  test("nothing stored names an address; hashes of earlier days and salts older than 2 days are deleted", async () => {
+    const move = freezeClock("2026-07-01T12:00:00Z");
+    const owner = await createUser(api, { username: uniqueName("salt") });
+    const db = api.ctx.database.db;
+    for (const [day, at] of [
+      ["2026-07-01", "2026-07-01T12:00:00Z"],
+      ["2026-07-02", "2026-07-02T12:00:00Z"],
+      ["2026-07-03", "2026-07-03T12:00:00Z"],
+      ["2026-07-04", "2026-07-04T12:00:00Z"],
+    ] as const) {
+      move(at);
+      counter().view(owner.id, { address: "203.0.113.77", agent: BROWSER });
+      await counter().flush();
+      await counter().flush(); // the salt is read in the first flush of a day, the view hashed in it
+      const hashes = await db.select().from(visitorHashes);
+      expect(hashes.every((h) => h.day === day)).toBe(true);
+      const salts = (await db.select({ day: visitSalts.day }).from(visitSalts)).map((s) => s.day).sort();
+      expect(salts.every((s) => s >= `2026-07-0${Number(day.slice(-1)) - 2}`)).toBe(true);
+      expect(salts).toContain(day);
+    }
+    const dump = JSON.stringify(
+      await db.execute(
+        sql`select (select json_agg(v) from visitor_hashes v)::text as h, (select json_agg(p) from profile_daily_counts p)::text as p`,
+      ),
+    );
+    expect(dump).not.toContain("203.0.113.77");
+    expect(dump).not.toContain("Chrome");
+    const counts = await db.select().from(profileDailyCounts).where(eq(profileDailyCounts.userId, owner.id));
+    expect(counts.map((c) => [c.day, c.views, c.visitors]).sort()).toEqual([
+      ["2026-07-01", 1, 1],
+      ["2026-07-02", 1, 1],
+      ["2026-07-03", 1, 1],
+      ["2026-07-04", 1, 1],
+    ]);
+  });
+});

@@ -4,12 +4,13 @@
  */
 import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
-import { authRoutes, CLIENT_IP_HEADER, getSessionUser } from "./auth";
+import { sessionRoutes } from "./account/session";
+import { userRoutes } from "./account/user";
+import { CLIENT_IP_HEADER, getSessionUser } from "./auth";
 import { billingRoutes } from "./billing";
 import { clientAddress } from "./client-address";
 import type { User } from "../db/schema";
-import type { AppEnv, HostEnv } from "./env";
-import type { AppContext } from "./context";
+import type { AppContext, AppEnv, HostEnv } from "./types";
 import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
@@ -131,7 +132,8 @@ export function createApp(ctx: AppContext) {
   const api = new Hono<AppEnv>();
   api.route("/health", health);
   // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
-  api.route("/", authRoutes);
+  api.route("/", userRoutes);
+  api.route("/", sessionRoutes);
   api.on(["GET", "POST"], "/auth/*", async (c) => {
     if (c.req.method === "POST") await checkAuthBody(ctx, c);
     return ctx.auth.handler(c.req.raw);
@@ -164,4 +166,3 @@ export function createApp(ctx: AppContext) {
 }
 
 export type ApiApp = ReturnType<typeof createApp>;
-export type { AppEnv } from "./env";

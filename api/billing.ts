@@ -18,7 +18,7 @@ import type { Db } from "../db/client";
 import { stripeEvents, type User, users } from "../db/schema";
 import { PREMIUM_PRICE_CENTS } from "../src/lib/constants";
 import type { Config } from "./config";
-import type { AppContext } from "./context";
+import type { AppContext } from "./types";
 import { type AppEnv, requireUser } from "./env";
 import { HttpError, badRequest } from "./http";
 import { errorFields, log } from "./log";

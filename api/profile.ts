@@ -1,19 +1,19 @@
 /** GET /api/profile/:username (public) and PUT /api/profile (the signed-in user's own). */
-import { asc, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Db } from "../db/client";
-import { supplements, type User, users } from "../db/schema";
+import { users } from "../db/schema";
 import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
-import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
+import { MESSAGES, profileUpdateSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
-import { toUserJson } from "./auth";
 import { rateLimitKey } from "./client-address";
-import type { AppContext } from "./context";
+import { findPublicProfile } from "./queries/profile";
+import { toUserJson } from "./queries/user";
+import type { AppContext } from "./types";
 import { BatchedLimiter, LIMITS } from "./rate-limit";
 import { serveCached, toCachedBody } from "./cache";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
-import { avatarAllowed, invalidAvatar, shownAvatar } from "./user-fields";
+import { avatarAllowed, invalidAvatar } from "./user-fields";
 
 const limiters = new WeakMap<AppContext, BatchedLimiter>();
 /** Per-address limit on the public profile API, shared across instances (see rate-limit.ts). */
@@ -27,51 +27,6 @@ function profileLimiter(ctx: AppContext): BatchedLimiter {
 }
 
 export const usernameTaken = () => new HttpError(409, MESSAGES.usernameTaken, { username: [MESSAGES.usernameTaken] });
-
-/** The public face of a profile: no e-mail, no Stripe ids, nothing private. */
-export function toPublicUser(user: User) {
-  return {
-    username: user.username,
-    bio: user.bio,
-    profileImageUrl: shownAvatar(user.profileImageUrl),
-    isPremium: user.isPremium,
-    instagramUrl: user.instagramUrl,
-    twitterUrl: user.twitterUrl,
-    facebookUrl: user.facebookUrl,
-    youtubeUrl: user.youtubeUrl,
-    tiktokUrl: user.tiktokUrl,
-    linkedinUrl: user.linkedinUrl,
-    etsyUrl: user.etsyUrl,
-    websiteUrl: user.websiteUrl,
-  };
-}
-
-export interface PublicProfile {
-  user: ReturnType<typeof toPublicUser>;
-  supplements: { id: number; name: string; quantityType: string; frequency: string }[];
-  /** Internal (cache bookkeeping); never serialised. */
-  userId?: string;
-}
-
-/** A profile by username in any case; null for unknown, reserved or ill-formed names. */
-export async function findPublicProfile(db: Db, name: string): Promise<PublicProfile | null> {
-  if (!usernameSchema.safeParse(name).success || isReservedUsername(name)) return null;
-  const [user] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${name})`).limit(1);
-  if (!user) return null;
-  const list = await db
-    .select({
-      id: supplements.id,
-      name: supplements.name,
-      quantityType: supplements.quantityType,
-      frequency: supplements.frequency,
-    })
-    .from(supplements)
-    .where(eq(supplements.userId, user.id))
-    .orderBy(asc(supplements.sortOrder), asc(supplements.id));
-  const profile: PublicProfile = { user: toPublicUser(user), supplements: list };
-  Object.defineProperty(profile, "userId", { value: user.id, enumerable: false });
-  return profile;
-}
 
 export const profileRoutes = new Hono<AppEnv>()
   .get("/profile/:username", async (c) => {

@@ -3,7 +3,7 @@
  * every instance. One statement per check.
  */
 import { sql } from "drizzle-orm";
-import type { AppContext } from "./context";
+import type { AppContext } from "./types";
 import { rateLimits } from "../db/schema";
 import { HttpError } from "./http";
 

@@ -11,8 +11,6 @@ import type { Config } from "./config";
 
 export const STRIPE_API_VERSION = "2026-10-28.endive" as const;
 
-export type StripeClient = Stripe;
-
 const clients = new WeakMap<Config, Stripe>();
 
 /** Host, port and protocol for the SDK from a base URL such as http://127.0.0.1:12111. */

@@ -3,53 +3,18 @@
  * Every query is scoped to the user, so another user's row answers 404 exactly
  * like a row that does not exist.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "../db/client";
-import { type Supplement, supplements, type User, users } from "../db/schema";
+import { type Supplement, supplements, users } from "../db/schema";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
 import { MESSAGES, reorderSchema, supplementInputSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { serveCached, toCachedBody } from "./cache";
+import { listSupplements, toSupplementJson } from "./queries/supplements";
 import { badRequest, notFound, readJson } from "./http";
 
 const MAX_ID = 2_147_483_647;
-
-/** A supplement as the API answers it; premium-only fields are hidden from free users. */
-export function toSupplementJson(row: Supplement, premium: boolean) {
-  return {
-    id: row.id,
-    name: row.name,
-    quantityType: row.quantityType,
-    frequency: row.frequency,
-    affiliateLink: premium ? row.affiliateLink : null,
-    notes: premium ? row.notes : null,
-    sortOrder: row.sortOrder,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-export type SupplementJson = ReturnType<typeof toSupplementJson>;
-
-const listQueries = new WeakMap<Db, ReturnType<typeof prepareList>>();
-const prepareList = (db: Db) =>
-  db
-    .select()
-    .from(supplements)
-    .where(eq(supplements.userId, sql.placeholder("userId")))
-    .orderBy(asc(supplements.sortOrder), asc(supplements.id))
-    .prepare("supplements_by_user");
-
-/** A user's supplements in their order (a prepared statement: this is the dashboard's hot query). */
-export async function listSupplements(db: Db, user: Pick<User, "id" | "isPremium">): Promise<SupplementJson[]> {
-  let query = listQueries.get(db);
-  if (!query) {
-    query = prepareList(db);
-    listQueries.set(db, query);
-  }
-  const rows = await query.execute({ userId: user.id });
-  return rows.map((row) => toSupplementJson(row, user.isPremium));
-}
 
 function parseId(raw: string): number {
   if (!/^\d{1,12}$/.test(raw)) throw badRequest("Invalid supplement id", { id: ["Invalid supplement id"] });

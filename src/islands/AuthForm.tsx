@@ -43,7 +43,7 @@ function firstIssue(result: { success: boolean; error?: { issues: { path: Proper
 
 /** Sign in, sign up, forgot password and reset password: one form, four modes. */
 export default function AuthForm({ mode, redirectTo: given, providers, token, initialError }: Props) {
-  // The server already resolved it (src/server/auth-page.ts); resolved again here so that
+  // The server already resolved it (src/page-data/auth-page.ts); resolved again here so that
   // nothing but a path on this site ever reaches window.location.
   const redirectTo = resolveReturnPath(
     given,

@@ -1,5 +1,5 @@
 /** Shapes the API answers with, shared by the islands. */
-export type { UserJson as CurrentUser } from "../../api/auth";
+export type { UserJson as CurrentUser } from "../../api/queries/user";
 export type { BillingSummary } from "../../api/billing";
 
 export interface Supplement {

@@ -1,7 +1,9 @@
 /** Who is looking at a server-rendered page, resolved once per request. */
 import type { AstroGlobal } from "astro";
-import { clearingCookie, getSessionUser, sessionCookieNames, toUserJson, type UserJson } from "../../api/auth";
+import { getSessionUser } from "../../api/auth";
 import { getContext } from "../../api/context";
+import { toUserJson, type UserJson } from "../../api/queries/user";
+import { clearingCookie, sessionCookieNames } from "../../api/session-cookie";
 import { resolveReturnPath } from "../lib/return-path";
 
 export async function pageUser(Astro: Pick<AstroGlobal, "locals" | "request">): Promise<UserJson | null> {

@@ -8,7 +8,7 @@ export default function stacktrackAdapter() {
         setAdapter({
           name: "stacktrack-bun",
           entrypointResolution: "auto",
-          serverEntrypoint: new URL("./entry.ts", import.meta.url),
+          serverEntrypoint: new URL("./astro-entry.ts", import.meta.url),
           supportedAstroFeatures: {
             staticOutput: "stable",
             serverOutput: "stable",

@@ -19,6 +19,7 @@ import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
 import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
+import { serverError, unavailable } from "../src/host/errors";
 
 /** The address of the socket the request came in on (none outside Bun.serve, e.g. astro dev). */
 function socketAddress(c: import("hono").Context<AppEnv>): string | undefined {
@@ -97,6 +98,10 @@ function noStoreByDefault(c: import("hono").Context<AppEnv>) {
   }
 }
 
+/** `response` through Hono's context, so headers the route had already set are kept. */
+const answer = (c: import("hono").Context<AppEnv>, response: Response) =>
+  c.newResponse(response.body, response.status as 500 | 503, Object.fromEntries(response.headers));
+
 /** Paths that take state-changing requests from other origins (signed webhooks). */
 const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook"]);
 
@@ -155,11 +160,10 @@ export function createApp(ctx: AppContext) {
     }
     if (isDatabaseUnavailable(error)) {
       log.warn("database unavailable", { requestId: c.get("requestId"), path: c.req.path, ...errorFields(error) });
-      c.header("Retry-After", "5");
-      return c.json({ message: "Service temporarily unavailable. Please try again." }, 503);
+      return answer(c, unavailable("json"));
     }
     log.error("unhandled error", { requestId: c.get("requestId"), path: c.req.path, ...errorFields(error) });
-    return c.json({ message: "Something went wrong. Please try again." }, 500);
+    return answer(c, serverError("json"));
   });
 
   return app;

@@ -5,14 +5,14 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Db } from "../db/client";
-import { type Supplement, supplements, users } from "../db/schema";
+import { type Supplement, supplements } from "../db/schema";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
 import { MESSAGES, reorderSchema, supplementInputSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { serveCached, toCachedBody } from "./cache";
 import { listSupplements, toSupplementJson } from "./queries/supplements";
 import { badRequest, notFound, readJson } from "./http";
+import { withUserLock } from "./user-lock";
 
 const MAX_ID = 2_147_483_647;
 
@@ -24,10 +24,6 @@ function parseId(raw: string): number {
 }
 
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
-
-/** Serialises a user's writes to their list (adds against the cap, reorders against adds). */
-const lockUser = (tx: Db, userId: string) =>
-  tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
 
 export const supplementRoutes = new Hono<AppEnv>()
   .get("/supplements", async (c) => {
@@ -45,9 +41,9 @@ export const supplementRoutes = new Hono<AppEnv>()
   .post("/supplements", async (c) => {
     const user = await requireUser(c);
     const input = await readJson(c, supplementInputSchema);
-    const db = c.get("ctx").database.db;
-    const row = await db.transaction(async (tx) => {
-      await lockUser(tx as unknown as Db, user.id);
+    // Under the user's lock: two adds at the cap cannot both pass it.
+    const row = await withUserLock(c.get("ctx"), user.id, async (lock) => {
+      const { tx } = lock;
       const [stats] = await tx
         .select({
           count: sql<number>`count(*)::int`,
@@ -69,10 +65,10 @@ export const supplementRoutes = new Hono<AppEnv>()
           sortOrder: (stats?.last ?? -1) + 1,
         })
         .returning();
+      lock.changed = true;
       return inserted;
     });
     if (!row) throw new Error("insert returned no row");
-    c.get("ctx").caches.invalidate({ userId: user.id });
     return c.json(toSupplementJson(row, user.isPremium), 201);
   })
   .put("/supplements/reorder", async (c) => {
@@ -81,9 +77,9 @@ export const supplementRoutes = new Hono<AppEnv>()
     if (new Set(supplementIds).size !== supplementIds.length) {
       throw badRequest("supplementIds must not contain duplicates", { supplementIds: ["Duplicate id"] });
     }
-    const db = c.get("ctx").database.db;
-    const reordered = await db.transaction(async (tx) => {
-      await lockUser(tx as unknown as Db, user.id);
+    // Under the user's lock: a reorder and an add never interleave.
+    const reordered = await withUserLock(c.get("ctx"), user.id, async (lock) => {
+      const { tx } = lock;
       const own = await tx.select().from(supplements).where(eq(supplements.userId, user.id));
       const byId = new Map(own.map((row) => [row.id, row]));
       if (byId.size !== supplementIds.length || supplementIds.some((id) => !byId.has(id))) {
@@ -91,6 +87,7 @@ export const supplementRoutes = new Hono<AppEnv>()
           supplementIds: ["Must list each of your supplements exactly once"],
         });
       }
+      lock.changed = true;
       if (supplementIds.length === 0) return [];
       // One statement, however long the list: positions come from the array's ordinality.
       // Rows already in their place are not rewritten (a drag moves a few, not all).
@@ -107,7 +104,6 @@ export const supplementRoutes = new Hono<AppEnv>()
         return row.sortOrder === position ? row : { ...row, sortOrder: position, updatedAt: now };
       });
     });
-    c.get("ctx").caches.invalidate({ userId: user.id });
     c.header("Cache-Control", "no-store");
     return c.json(reordered.map((row) => toSupplementJson(row, user.isPremium)));
   })

@@ -1,5 +1,5 @@
 /**
- * StackTrack's one process. `/api/*` goes straight to the Hono app, built assets and
+ * The app's one process. `/api/*` goes straight to the Hono app, built assets and
  * prerendered pages are served from memory, and everything else is rendered by Astro.
  *
  *   bun server.ts        (after `bun --bun astro build`)
@@ -10,7 +10,8 @@ import { createApp } from "./api/app";
 import { clientAddress } from "./api/client-address";
 import type { HostEnv } from "./api/env";
 import { PROFILE_USER_HEADER, serveCached, toCachedBody } from "./api/cache";
-import { isReservedUsername } from "./src/lib/constants";
+import { IMAGES_PREFIX, isReservedUsername, PRODUCT_NAME, PROFILE_PATH } from "./src/lib/constants";
+import { COMMON_MESSAGES } from "./src/lib/messages";
 import { isValidUsername } from "./src/lib/validation";
 import { ConfigError, initContext } from "./api/context";
 import { isDatabaseUnavailable } from "./api/http";
@@ -29,9 +30,6 @@ interface StaticFile {
   etag: string;
   cacheControl: string;
 }
-
-/** `/{name}`: a public profile page when the name passes the username rule (isValidUsername). */
-const PROFILE_PATH = /^\/([^/]+)$/;
 
 /**
  * The largest request body the server reads (an avatar is at most 5 MB). Bun's own
@@ -241,7 +239,7 @@ async function main() {
     ctx = await initContext();
   } catch (error) {
     if (error instanceof ConfigError || error instanceof DataDirLockedError) {
-      console.error(`StackTrack cannot start. ${error.message}`);
+      console.error(`${PRODUCT_NAME} cannot start. ${error.message}`);
       process.exit(1);
     }
     throw error;
@@ -250,7 +248,7 @@ async function main() {
   resetDatabase = database.reset?.bind(database);
 
   if (!existsSync(serverEntry)) {
-    console.error("StackTrack cannot start: dist/ is missing. Run `bun --bun run build` first.");
+    console.error(`${PRODUCT_NAME} cannot start: dist/ is missing. Run \`bun --bun run build\` first.`);
     await database.close();
     process.exit(1);
   }
@@ -294,7 +292,7 @@ async function main() {
 
   async function dispatch(request: Request, url: URL, env: HostEnv): Promise<Response> {
     const path = url.pathname;
-    if (path === "/api" || path.startsWith("/api/") || path.startsWith("/images/")) return api.fetch(request, env);
+    if (path === "/api" || path.startsWith("/api/") || path.startsWith(IMAGES_PREFIX)) return api.fetch(request, env);
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.
       if (path === "/" && request.headers.get("cookie")?.includes("session_token")) {
@@ -349,19 +347,16 @@ async function main() {
           log.warn("database unavailable", { method: request.method, path, ...errorFields(error) });
           const retry = { "Retry-After": "5", "Cache-Control": "no-store" };
           response = path.startsWith("/api/")
-            ? Response.json(
-                { message: "Service temporarily unavailable. Please try again." },
-                { status: 503, headers: retry },
-              )
-            : new Response("StackTrack is temporarily unavailable. Please try again in a moment.", {
+            ? Response.json({ message: COMMON_MESSAGES.unavailable }, { status: 503, headers: retry })
+            : new Response(COMMON_MESSAGES.unavailablePage, {
                 status: 503,
                 headers: { ...retry, "Content-Type": "text/plain;charset=utf-8" },
               });
         } else {
           log.error("request failed", { method: request.method, path, ...errorFields(error) });
           response = path.startsWith("/api/")
-            ? Response.json({ message: "Something went wrong. Please try again." }, { status: 500 })
-            : new Response("Something went wrong. Please try again.", { status: 500 });
+            ? Response.json({ message: COMMON_MESSAGES.serverError }, { status: 500 })
+            : new Response(COMMON_MESSAGES.serverError, { status: 500 });
         }
       } finally {
         inFlight--;
@@ -385,14 +380,11 @@ async function main() {
     },
     error(error) {
       log.error("server error", errorFields(error));
-      return withSecurityHeaders(
-        Response.json({ message: "Something went wrong. Please try again." }, { status: 500 }),
-        headers,
-      );
+      return withSecurityHeaders(Response.json({ message: COMMON_MESSAGES.serverError }, { status: 500 }), headers);
     },
   });
 
-  log.info("StackTrack is listening", { url: `http://localhost:${server.port}`, origin: config.origin });
+  log.info(`${PRODUCT_NAME} is listening`, { url: `http://localhost:${server.port}`, origin: config.origin });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -18,6 +18,7 @@ import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
 import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
+import { COMMON_MESSAGES } from "../src/lib/messages";
 
 /** The address of the socket the request came in on (none outside Bun.serve, e.g. astro dev). */
 function socketAddress(c: import("hono").Context<AppEnv>): string | undefined {
@@ -154,10 +155,10 @@ export function createApp(ctx: AppContext) {
     if (isDatabaseUnavailable(error)) {
       log.warn("database unavailable", { requestId: c.get("requestId"), path: c.req.path, ...errorFields(error) });
       c.header("Retry-After", "5");
-      return c.json({ message: "Service temporarily unavailable. Please try again." }, 503);
+      return c.json({ message: COMMON_MESSAGES.unavailable }, 503);
     }
     log.error("unhandled error", { requestId: c.get("requestId"), path: c.req.path, ...errorFields(error) });
-    return c.json({ message: "Something went wrong. Please try again." }, 500);
+    return c.json({ message: COMMON_MESSAGES.serverError }, 500);
   });
 
   return app;

@@ -9,7 +9,9 @@ import { eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import * as schema from "../db/schema";
 import type { Database } from "../db/client";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../src/lib/constants";
+import { PASSWORD_MAX, PASSWORD_MIN, PRODUCT_NAME, socialLinksOf } from "../src/lib/constants";
+import { MAIL_MESSAGES } from "../src/lib/messages";
+import type { CurrentUser } from "../src/lib/types";
 import { resolveReturnPath } from "../src/lib/return-path";
 import type { Caches } from "./cache";
 import { syncPendingSubscription } from "./billing";
@@ -90,7 +92,7 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
   };
 
   return betterAuth({
-    appName: "StackTrack",
+    appName: PRODUCT_NAME,
     baseURL: config.origin,
     basePath: "/api/auth",
     secret: config.authSecret,
@@ -132,11 +134,7 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => {
-        await sendMail({
-          to: user.email,
-          subject: "Reset your StackTrack password",
-          text: `Someone asked to reset the password of your StackTrack account.\n\nTo choose a new password, open this link within an hour:\n${url}\n\nIf it wasn't you, ignore this e-mail: your password stays as it is.`,
-        });
+        await sendMail({ to: user.email, ...MAIL_MESSAGES.passwordReset(url) });
       },
     },
     socialProviders,
@@ -227,7 +225,7 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
 export type Auth = ReturnType<typeof createAuth>;
 
 /** The user as the client sees it: every field of the spec but the Stripe ids. */
-export function toUserJson(user: schema.User) {
+export function toUserJson(user: schema.User): CurrentUser {
   return {
     id: user.id,
     email: user.email,
@@ -237,19 +235,11 @@ export function toUserJson(user: schema.User) {
     username: user.username,
     bio: user.bio,
     isPremium: user.isPremium,
-    instagramUrl: user.instagramUrl,
-    twitterUrl: user.twitterUrl,
-    facebookUrl: user.facebookUrl,
-    etsyUrl: user.etsyUrl,
-    youtubeUrl: user.youtubeUrl,
-    tiktokUrl: user.tiktokUrl,
-    linkedinUrl: user.linkedinUrl,
-    websiteUrl: user.websiteUrl,
+    ...socialLinksOf(user),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
 }
-export type UserJson = ReturnType<typeof toUserJson>;
 
 /**
  * The session token cookie(s) a request carries, exactly as sent (signed by better-auth):

@@ -3,8 +3,10 @@ import { asc, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "../db/client";
 import { supplements, type User, users } from "../db/schema";
-import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
-import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
+import { isReservedUsername, SOCIAL_FIELDS, socialLinksOf } from "../src/lib/constants";
+import type { PublicProfile, PublicUser } from "../src/lib/types";
+import { COMMON_MESSAGES, MESSAGES, PROFILE_MESSAGES } from "../src/lib/messages";
+import { profileUpdateSchema, usernameSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { toUserJson } from "./auth";
 import { rateLimitKey } from "./client-address";
@@ -29,32 +31,21 @@ function profileLimiter(ctx: AppContext): BatchedLimiter {
 export const usernameTaken = () => new HttpError(409, MESSAGES.usernameTaken, { username: [MESSAGES.usernameTaken] });
 
 /** The public face of a profile: no e-mail, no Stripe ids, nothing private. */
-export function toPublicUser(user: User) {
+export function toPublicUser(user: User): PublicUser {
   return {
     username: user.username,
     bio: user.bio,
     profileImageUrl: shownAvatar(user.profileImageUrl),
     isPremium: user.isPremium,
-    instagramUrl: user.instagramUrl,
-    twitterUrl: user.twitterUrl,
-    facebookUrl: user.facebookUrl,
-    youtubeUrl: user.youtubeUrl,
-    tiktokUrl: user.tiktokUrl,
-    linkedinUrl: user.linkedinUrl,
-    etsyUrl: user.etsyUrl,
-    websiteUrl: user.websiteUrl,
+    ...socialLinksOf(user),
   };
 }
 
-export interface PublicProfile {
-  user: ReturnType<typeof toPublicUser>;
-  supplements: { id: number; name: string; quantityType: string; frequency: string }[];
-  /** Internal (cache bookkeeping); never serialised. */
-  userId?: string;
-}
+/** A profile as found: the wire answer, plus the owner's id for the cache's bookkeeping (never serialised). */
+export type FoundProfile = PublicProfile & { userId?: string };
 
 /** A profile by username in any case; null for unknown, reserved or ill-formed names. */
-export async function findPublicProfile(db: Db, name: string): Promise<PublicProfile | null> {
+export async function findPublicProfile(db: Db, name: string): Promise<FoundProfile | null> {
   if (!usernameSchema.safeParse(name).success || isReservedUsername(name)) return null;
   const [user] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${name})`).limit(1);
   if (!user) return null;
@@ -68,7 +59,7 @@ export async function findPublicProfile(db: Db, name: string): Promise<PublicPro
     .from(supplements)
     .where(eq(supplements.userId, user.id))
     .orderBy(asc(supplements.sortOrder), asc(supplements.id));
-  const profile: PublicProfile = { user: toPublicUser(user), supplements: list };
+  const profile: FoundProfile = { user: toPublicUser(user), supplements: list };
   Object.defineProperty(profile, "userId", { value: user.id, enumerable: false });
   return profile;
 }
@@ -85,7 +76,7 @@ export const profileRoutes = new Hono<AppEnv>()
     const profile = await findPublicProfile(ctx.database.db, name);
     const response = profile
       ? c.json(profile, 200, { "Cache-Control": "no-cache" })
-      : c.json({ message: "Profile not found" }, 404, { "Cache-Control": "no-cache" });
+      : c.json({ message: PROFILE_MESSAGES.notFound }, 404, { "Cache-Control": "no-cache" });
     const body = await toCachedBody(response);
     ctx.caches.setProfile(name, "json", profile?.userId ?? null, body, since);
     return serveCached(body, c.req.raw);
@@ -118,7 +109,7 @@ export const profileRoutes = new Hono<AppEnv>()
         .set({ ...changes, updatedAt: new Date() })
         .where(eq(users.id, user.id))
         .returning();
-      if (!updated) throw notFound("User not found");
+      if (!updated) throw notFound(COMMON_MESSAGES.userNotFound);
       c.get("ctx").caches.invalidate({ userId: user.id, names: [user.username, updated.username] });
       if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== user.profileImageUrl) {
         // The old avatar is no longer anyone's: remove it.

@@ -8,7 +8,9 @@ import { Hono } from "hono";
 import type { Db } from "../db/client";
 import { type Supplement, supplements, type User, users } from "../db/schema";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
-import { MESSAGES, reorderSchema, supplementInputSchema } from "../src/lib/validation";
+import type { Supplement as SupplementJson } from "../src/lib/types";
+import { MESSAGES, SUPPLEMENT_MESSAGES } from "../src/lib/messages";
+import { reorderSchema, supplementInputSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { serveCached, toCachedBody } from "./cache";
 import { badRequest, notFound, readJson } from "./http";
@@ -16,7 +18,7 @@ import { badRequest, notFound, readJson } from "./http";
 const MAX_ID = 2_147_483_647;
 
 /** A supplement as the API answers it; premium-only fields are hidden from free users. */
-export function toSupplementJson(row: Supplement, premium: boolean) {
+export function toSupplementJson(row: Supplement, premium: boolean): SupplementJson {
   return {
     id: row.id,
     name: row.name,
@@ -29,7 +31,6 @@ export function toSupplementJson(row: Supplement, premium: boolean) {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
-export type SupplementJson = ReturnType<typeof toSupplementJson>;
 
 const listQueries = new WeakMap<Db, ReturnType<typeof prepareList>>();
 const prepareList = (db: Db) =>
@@ -52,9 +53,9 @@ export async function listSupplements(db: Db, user: Pick<User, "id" | "isPremium
 }
 
 function parseId(raw: string): number {
-  if (!/^\d{1,12}$/.test(raw)) throw badRequest("Invalid supplement id", { id: ["Invalid supplement id"] });
+  if (!/^\d{1,12}$/.test(raw)) throw badRequest(SUPPLEMENT_MESSAGES.invalidId, { id: [SUPPLEMENT_MESSAGES.invalidId] });
   const id = Number(raw);
-  if (id < 1 || id > MAX_ID) throw notFound("Supplement not found");
+  if (id < 1 || id > MAX_ID) throw notFound(SUPPLEMENT_MESSAGES.notFound);
   return id;
 }
 
@@ -114,7 +115,7 @@ export const supplementRoutes = new Hono<AppEnv>()
     const user = await requireUser(c);
     const { supplementIds } = await readJson(c, reorderSchema);
     if (new Set(supplementIds).size !== supplementIds.length) {
-      throw badRequest("supplementIds must not contain duplicates", { supplementIds: ["Duplicate id"] });
+      throw badRequest(SUPPLEMENT_MESSAGES.duplicateIds, { supplementIds: [SUPPLEMENT_MESSAGES.duplicateId] });
     }
     const db = c.get("ctx").database.db;
     const reordered = await db.transaction(async (tx) => {
@@ -122,8 +123,8 @@ export const supplementRoutes = new Hono<AppEnv>()
       const own = await tx.select().from(supplements).where(eq(supplements.userId, user.id));
       const byId = new Map(own.map((row) => [row.id, row]));
       if (byId.size !== supplementIds.length || supplementIds.some((id) => !byId.has(id))) {
-        throw badRequest("supplementIds must list each of your supplements exactly once", {
-          supplementIds: ["Must list each of your supplements exactly once"],
+        throw badRequest(SUPPLEMENT_MESSAGES.notEachOnce, {
+          supplementIds: [SUPPLEMENT_MESSAGES.notEachOnceField],
         });
       }
       if (supplementIds.length === 0) return [];
@@ -167,7 +168,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .set(changes)
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .returning();
-    if (!row) throw notFound("Supplement not found");
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
     return c.json(toSupplementJson(row, user.isPremium));
   })
@@ -180,7 +181,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .from(supplements)
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .limit(1);
-    if (!row) throw notFound("Supplement not found");
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     return c.json(toSupplementJson(row, user.isPremium));
   })
   .delete("/supplements/:id", async (c) => {
@@ -191,7 +192,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .database.db.delete(supplements)
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .returning({ id: supplements.id });
-    if (!row) throw notFound("Supplement not found");
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
     return c.body(null, 204);
   });

@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
 import { ApiError, api } from "../lib/api";
+import { COMMON_MESSAGES } from "../lib/messages";
 import { resolveReturnPath } from "../lib/return-path";
 import { emailSchema, passwordSchema, signInSchema, signUpSchema } from "../lib/validation";
 
@@ -29,7 +30,7 @@ function friendly(error: unknown, mode: AuthMode): string {
       return "This reset link is invalid or has expired. Please ask for a new one.";
     if (error.status > 0 && error.status < 500 && error.message) return error.message;
   }
-  return "Something went wrong. Please try again.";
+  return COMMON_MESSAGES.serverError;
 }
 
 function firstIssue(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {

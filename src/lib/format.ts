@@ -13,11 +13,3 @@ export function memberSince(date: string | Date | null | undefined): string {
   if (Number.isNaN(d.getTime())) return "N/A";
   return d.toLocaleDateString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
 }
-
-/** A long date ('December 22, 2026') for billing dates. */
-export function longDate(date: string | Date | null | undefined): string {
-  if (!date) return "N/A";
-  const d = typeof date === "string" ? new Date(date) : date;
-  if (Number.isNaN(d.getTime())) return "N/A";
-  return d.toLocaleDateString("en-US", { month: "long", day: "numeric", year: "numeric", timeZone: "UTC" });
-}

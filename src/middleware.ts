@@ -4,10 +4,12 @@ import type { APIContext, MiddlewareNext } from "astro";
 import { defineMiddleware } from "astro:middleware";
 import { PROFILE_USER_HEADER } from "../api/cache";
 import { isDatabaseUnavailable } from "../api/http";
+import { PRODUCT_NAME } from "./lib/constants";
+import { pageTitle } from "./lib/format";
 
 /** While the database is unreachable a page answers 503 (not a 404 or a bare 500). */
 function unavailable(): Response {
-  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Temporarily unavailable · StackTrack</title></head><body><main><h1>StackTrack is temporarily unavailable</h1><p>Please try again in a moment.</p></main></body></html>`;
+  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${pageTitle("Temporarily unavailable")}</title></head><body><main><h1>${PRODUCT_NAME} is temporarily unavailable</h1><p>Please try again in a moment.</p></main></body></html>`;
   return new Response(html, {
     status: 503,
     headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" },

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { ApiError, api, profileExists } from "../lib/api";
-import { BIO_MAX, isReservedUsername, USERNAME_CHECK_MIN, USERNAME_INPUT_MAX } from "../lib/constants";
+import { BIO_MAX, isReservedUsername, PRODUCT_NAME, USERNAME_CHECK_MIN, USERNAME_INPUT_MAX } from "../lib/constants";
 import { flashToast, notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
 import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
@@ -13,7 +13,7 @@ interface Props {
 
 type Check = "idle" | "checking" | "taken" | "free";
 
-/** 'Welcome to StackTrack': choose a username (checked live) and an optional bio. */
+/** 'Welcome to <product>': choose a username (checked live) and an optional bio. */
 export default function ProfileSetup({ user }: Props) {
   const [username, setUsername] = useState("");
   const [bio, setBio] = useState("");
@@ -97,7 +97,7 @@ export default function ProfileSetup({ user }: Props) {
       <div className="card p-6 sm:p-8">
         <div className="flex flex-col items-center text-center">
           <Avatar user={user} size="lg" />
-          <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Welcome to StackTrack</h1>
+          <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Welcome to {PRODUCT_NAME}</h1>
           <p className="mt-2 text-slate-700">Let's set up your profile to get started.</p>
           <p className="user-text mt-1 text-sm text-slate-600">
             Signed in as <span className="font-medium text-slate-800">{user.email}</span>

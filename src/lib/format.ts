@@ -1,4 +1,8 @@
 /** Small formatting rules used on both sides. */
+import { PRODUCT_NAME } from "./constants";
+
+/** A page's <title>: 'Dashboard · <product>'. */
+export const pageTitle = (title: string): string => `${title} · ${PRODUCT_NAME}`;
 
 /** The avatar's letter: username, then e-mail, then 'U'. */
 export function avatarInitial(user: { username?: string | null; email?: string | null } | null | undefined): string {

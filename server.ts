@@ -1,5 +1,5 @@
 /**
- * StackTrack's one process: wiring only. `/api/*` goes straight to the Hono app, built assets
+ * The app's one process: wiring only. `/api/*` goes straight to the Hono app, built assets
  * and prerendered pages are served from memory (src/host/static.ts), public profile pages from
  * their cache (src/host/profile-page-cache.ts), and everything else is rendered by Astro.
  * Body limits: src/host/body-limit.ts; 500/503 answers: src/host/errors.ts; the fail-fast
@@ -27,6 +27,7 @@ import { answerFor, serverError, unavailable } from "./src/host/errors";
 import { profileName, profilePages } from "./src/host/profile-page-cache";
 import { badHost, requestUrl } from "./src/host/request-url";
 import { loadStaticFiles, serveStatic } from "./src/host/static";
+import { IMAGES_PREFIX, PRODUCT_NAME } from "./src/lib/constants";
 
 const root = import.meta.dir;
 const clientDir = join(root, "dist/client");
@@ -52,7 +53,7 @@ async function main() {
     ctx = await initContext();
   } catch (error) {
     if (error instanceof ConfigError || error instanceof DataDirLockedError) {
-      console.error(`StackTrack cannot start. ${error.message}`);
+      console.error(`${PRODUCT_NAME} cannot start. ${error.message}`);
       process.exit(1);
     }
     throw error;
@@ -61,7 +62,7 @@ async function main() {
   openDatabase = database;
 
   if (!existsSync(serverEntry)) {
-    console.error("StackTrack cannot start: dist/ is missing. Run `bun --bun run build` first.");
+    console.error(`${PRODUCT_NAME} cannot start: dist/ is missing. Run \`bun --bun run build\` first.`);
     await database.close();
     process.exit(1);
   }
@@ -76,7 +77,7 @@ async function main() {
 
   async function dispatch(request: Request, url: URL, env: HostEnv): Promise<Response> {
     const path = url.pathname;
-    if (path === "/api" || path.startsWith("/api/") || path.startsWith("/images/")) return api.fetch(request, env);
+    if (path === "/api" || path.startsWith("/api/") || path.startsWith(IMAGES_PREFIX)) return api.fetch(request, env);
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.
       if (path === "/" && hasSessionCookie(request.headers.get("cookie"))) {
@@ -156,7 +157,7 @@ async function main() {
     },
   });
 
-  log.info("StackTrack is listening", { url: `http://localhost:${server.port}`, origin: config.origin });
+  log.info(`${PRODUCT_NAME} is listening`, { url: `http://localhost:${server.port}`, origin: config.origin });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -9,7 +9,8 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { eq, sql } from "drizzle-orm";
 import * as schema from "../db/schema";
 import type { Database } from "../db/client";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../src/lib/constants";
+import { PASSWORD_MAX, PASSWORD_MIN, PRODUCT_NAME } from "../src/lib/constants";
+import { MAIL_MESSAGES } from "../src/lib/messages";
 import { resolveReturnPath } from "../src/lib/return-path";
 import type { Caches } from "./cache";
 import type { Config } from "./config";
@@ -89,7 +90,7 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
   };
 
   return betterAuth({
-    appName: "StackTrack",
+    appName: PRODUCT_NAME,
     baseURL: config.origin,
     basePath: "/api/auth",
     secret: config.authSecret,
@@ -131,11 +132,7 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => {
-        await sendMail({
-          to: user.email,
-          subject: "Reset your StackTrack password",
-          text: `Someone asked to reset the password of your StackTrack account.\n\nTo choose a new password, open this link within an hour:\n${url}\n\nIf it wasn't you, ignore this e-mail: your password stays as it is.`,
-        });
+        await sendMail({ to: user.email, ...MAIL_MESSAGES.passwordReset(url) });
       },
     },
     socialProviders,

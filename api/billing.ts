@@ -17,26 +17,14 @@ import { Hono } from "hono";
 import type { Db } from "../db/client";
 import { stripeEvents, type User, users } from "../db/schema";
 import { PREMIUM_PRICE_CENTS } from "../src/lib/constants";
+import { BILLING_MESSAGES, COMMON_MESSAGES } from "../src/lib/messages";
+import type { BillingSummary, CancelSubscriptionAnswer, PortalSessionAnswer, SubscribeAnswer } from "../src/lib/types";
 import type { Config } from "./config";
 import type { AppContext } from "./types";
 import { type AppEnv, requireUser } from "./env";
 import { HttpError, badRequest } from "./http";
 import { errorFields, log } from "./log";
 import { getStripe, isMissingResource, isStripeError, type Stripe } from "./stripe";
-
-export const BILLING_MESSAGES = {
-  notConfigured: "Payments are not configured on this server.",
-  alreadyPremium: "You already have an active premium subscription.",
-  noSubscription: "You do not have an active subscription.",
-  noBillingAccount: "You do not have a billing account yet. Subscribe to Premium first.",
-  createFailed: "Failed to create subscription. Please try again.",
-  cancelFailed: "Failed to cancel subscription",
-  portalFailed: "Failed to open billing portal. Please try again.",
-  billingFailed: "Failed to load billing details. Please try again.",
-  invalidSignature: "Invalid Stripe signature",
-  missingSignature: "Missing Stripe-Signature header",
-  webhookFailed: "Could not process the event. Stripe will retry it.",
-} as const;
 
 /** Premium while the subscription is active or trialing; every other status is free. */
 export function isPremiumStatus(status: Stripe.Subscription.Status | string | null | undefined): boolean {
@@ -98,7 +86,7 @@ async function withUserLock<T>(
     return await ctx.database.db.transaction(async (transaction) => {
       lock.tx = transaction as unknown as Db;
       const [user] = await lock.tx.select().from(users).where(eq(users.id, userId)).for("update");
-      if (!user) throw new HttpError(404, "User not found");
+      if (!user) throw new HttpError(404, COMMON_MESSAGES.userNotFound);
       return fn(lock, user);
     });
   } finally {
@@ -368,20 +356,6 @@ async function findEventUser(
 const formatAmount = (cents: number, currency: string) =>
   new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
 
-export interface BillingSummary {
-  isPremium: boolean;
-  status: string | null;
-  /** ISO date of the next charge (or of the end, when cancelling at period end); null when none. */
-  nextBillingDate: string | null;
-  cancelAtPeriodEnd: boolean;
-  /** In the smallest currency unit (499). */
-  amount: number;
-  currency: string;
-  /** '$4.99' */
-  amountFormatted: string;
-  interval: string;
-}
-
 function billingSummary(user: User, subscription: Stripe.Subscription | null): BillingSummary {
   const item = subscription?.items.data[0];
   const amount = item?.price.unit_amount ?? PREMIUM_PRICE_CENTS;
@@ -415,7 +389,10 @@ export const billingRoutes = new Hono<AppEnv>()
     }
     if (result.kind === "premium") throw badRequest(BILLING_MESSAGES.alreadyPremium);
     c.header("Cache-Control", "no-store");
-    return c.json({ clientSecret: result.clientSecret, subscriptionId: result.subscriptionId });
+    return c.json({
+      clientSecret: result.clientSecret,
+      subscriptionId: result.subscriptionId,
+    } satisfies SubscribeAnswer);
   })
   .post("/cancel-subscription", async (c) => {
     const user = await requireUser(c);
@@ -444,7 +421,10 @@ export const billingRoutes = new Hono<AppEnv>()
       stripeFailure(error, BILLING_MESSAGES.cancelFailed, { userId: user.id, step: "cancel-subscription" });
     }
     if (!outcome) throw badRequest(BILLING_MESSAGES.noSubscription);
-    return c.json({ isPremium: outcome.user.isPremium, status: outcome.user.subscriptionStatus });
+    return c.json({
+      isPremium: outcome.user.isPremium,
+      status: outcome.user.subscriptionStatus,
+    } satisfies CancelSubscriptionAnswer);
   })
   .post("/create-portal-session", async (c) => {
     const user = await requireUser(c);
@@ -456,7 +436,7 @@ export const billingRoutes = new Hono<AppEnv>()
         customer: user.stripeCustomerId,
         return_url: `${config.origin}/billing`,
       });
-      return c.json({ url: session.url });
+      return c.json({ url: session.url } satisfies PortalSessionAnswer);
     } catch (error) {
       stripeFailure(error, BILLING_MESSAGES.portalFailed, { userId: user.id, step: "create-portal-session" });
     }

@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { users } from "../db/schema";
 import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
-import { MESSAGES, profileUpdateSchema } from "../src/lib/validation";
+import { COMMON_MESSAGES, MESSAGES, PROFILE_MESSAGES } from "../src/lib/messages";
+import { profileUpdateSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { rateLimitKey } from "./client-address";
 import { findPublicProfile } from "./queries/profile";
@@ -40,7 +41,7 @@ export const profileRoutes = new Hono<AppEnv>()
     const profile = await findPublicProfile(ctx.database.db, name);
     const response = profile
       ? c.json(profile, 200, { "Cache-Control": "no-cache" })
-      : c.json({ message: "Profile not found" }, 404, { "Cache-Control": "no-cache" });
+      : c.json({ message: PROFILE_MESSAGES.notFound }, 404, { "Cache-Control": "no-cache" });
     const body = await toCachedBody(response);
     ctx.caches.setProfile(name, "json", profile?.userId ?? null, body, since);
     return serveCached(body, c.req.raw);
@@ -73,7 +74,7 @@ export const profileRoutes = new Hono<AppEnv>()
         .set({ ...changes, updatedAt: new Date() })
         .where(eq(users.id, user.id))
         .returning();
-      if (!updated) throw notFound("User not found");
+      if (!updated) throw notFound(COMMON_MESSAGES.userNotFound);
       c.get("ctx").caches.invalidate({ userId: user.id, names: [user.username, updated.username] });
       if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== user.profileImageUrl) {
         // The old avatar is no longer anyone's: remove it.

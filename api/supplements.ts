@@ -7,7 +7,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { type Supplement, supplements } from "../db/schema";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
-import { MESSAGES, reorderSchema, supplementInputSchema } from "../src/lib/validation";
+import { MESSAGES, SUPPLEMENT_MESSAGES } from "../src/lib/messages";
+import { reorderSchema, supplementInputSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { serveCached, toCachedBody } from "./cache";
 import { listSupplements, toSupplementJson } from "./queries/supplements";
@@ -17,9 +18,9 @@ import { withUserLock } from "./user-lock";
 const MAX_ID = 2_147_483_647;
 
 function parseId(raw: string): number {
-  if (!/^\d{1,12}$/.test(raw)) throw badRequest("Invalid supplement id", { id: ["Invalid supplement id"] });
+  if (!/^\d{1,12}$/.test(raw)) throw badRequest(SUPPLEMENT_MESSAGES.invalidId, { id: [SUPPLEMENT_MESSAGES.invalidId] });
   const id = Number(raw);
-  if (id < 1 || id > MAX_ID) throw notFound("Supplement not found");
+  if (id < 1 || id > MAX_ID) throw notFound(SUPPLEMENT_MESSAGES.notFound);
   return id;
 }
 
@@ -75,7 +76,7 @@ export const supplementRoutes = new Hono<AppEnv>()
     const user = await requireUser(c);
     const { supplementIds } = await readJson(c, reorderSchema);
     if (new Set(supplementIds).size !== supplementIds.length) {
-      throw badRequest("supplementIds must not contain duplicates", { supplementIds: ["Duplicate id"] });
+      throw badRequest(SUPPLEMENT_MESSAGES.duplicateIds, { supplementIds: [SUPPLEMENT_MESSAGES.duplicateId] });
     }
     // Under the user's lock: a reorder and an add never interleave.
     const reordered = await withUserLock(c.get("ctx"), user.id, async (lock) => {
@@ -83,8 +84,8 @@ export const supplementRoutes = new Hono<AppEnv>()
       const own = await tx.select().from(supplements).where(eq(supplements.userId, user.id));
       const byId = new Map(own.map((row) => [row.id, row]));
       if (byId.size !== supplementIds.length || supplementIds.some((id) => !byId.has(id))) {
-        throw badRequest("supplementIds must list each of your supplements exactly once", {
-          supplementIds: ["Must list each of your supplements exactly once"],
+        throw badRequest(SUPPLEMENT_MESSAGES.notEachOnce, {
+          supplementIds: [SUPPLEMENT_MESSAGES.notEachOnceField],
         });
       }
       lock.changed = true;
@@ -128,7 +129,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .set(changes)
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .returning();
-    if (!row) throw notFound("Supplement not found");
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
     return c.json(toSupplementJson(row, user.isPremium));
   })
@@ -141,7 +142,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .from(supplements)
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .limit(1);
-    if (!row) throw notFound("Supplement not found");
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     return c.json(toSupplementJson(row, user.isPremium));
   })
   .delete("/supplements/:id", async (c) => {
@@ -152,7 +153,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .database.db.delete(supplements)
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .returning({ id: supplements.id });
-    if (!row) throw notFound("Supplement not found");
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
     return c.body(null, 204);
   });

@@ -2,9 +2,10 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Supplement, supplements, type User } from "../../db/schema";
+import type { Supplement as SupplementJson } from "../../src/lib/types";
 
 /** A supplement as the API answers it; premium-only fields are hidden from free users. */
-export function toSupplementJson(row: Supplement, premium: boolean) {
+export function toSupplementJson(row: Supplement, premium: boolean): SupplementJson {
   return {
     id: row.id,
     name: row.name,
@@ -17,7 +18,6 @@ export function toSupplementJson(row: Supplement, premium: boolean) {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
-export type SupplementJson = ReturnType<typeof toSupplementJson>;
 
 const listQueries = new WeakMap<Db, ReturnType<typeof prepareList>>();
 const prepareList = (db: Db) =>

@@ -1,9 +1,11 @@
-/** The signed-in user as the client sees it (GET /api/auth/user, every page's first paint). */
+/** The signed-in user as the client sees it (GET /api/auth/user, PUT /api/profile, every page's first paint). */
 import type { User } from "../../db/schema";
+import { socialLinksOf } from "../../src/lib/constants";
+import type { CurrentUser } from "../../src/lib/types";
 import { shownAvatar } from "../user-fields";
 
 /** Every field of the spec but the Stripe ids. */
-export function toUserJson(user: User) {
+export function toUserJson(user: User): CurrentUser {
   return {
     id: user.id,
     email: user.email,
@@ -13,16 +15,8 @@ export function toUserJson(user: User) {
     username: user.username,
     bio: user.bio,
     isPremium: user.isPremium,
-    instagramUrl: user.instagramUrl,
-    twitterUrl: user.twitterUrl,
-    facebookUrl: user.facebookUrl,
-    etsyUrl: user.etsyUrl,
-    youtubeUrl: user.youtubeUrl,
-    tiktokUrl: user.tiktokUrl,
-    linkedinUrl: user.linkedinUrl,
-    websiteUrl: user.websiteUrl,
+    ...socialLinksOf(user),
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
 }
-export type UserJson = ReturnType<typeof toUserJson>;

@@ -1,4 +1,4 @@
-// A minimal Astro adapter for StackTrack's own Bun server (server.ts): the built
+// A minimal Astro adapter for the app's own Bun server (server.ts): the built
 // server entry exports `render(request, locals)`, and server.ts decides what reaches it.
 export default function stacktrackAdapter() {
   return {

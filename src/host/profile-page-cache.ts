@@ -3,11 +3,8 @@
  * page is rendered once and kept until the profile changes (api/cache.ts says when).
  */
 import { type Caches, PROFILE_USER_HEADER, serveCached, toCachedBody } from "../../api/cache";
-import { isReservedUsername } from "../lib/constants";
+import { isReservedUsername, PROFILE_PATH } from "../lib/constants";
 import { isValidUsername } from "../lib/validation";
-
-/** `/{name}`: a public profile page when the name passes the username rule (isValidUsername). */
-const PROFILE_PATH = /^\/([^/]+)$/;
 
 /** The username a path names, when it is a public profile page's path. */
 export function profileName(path: string): string | undefined {

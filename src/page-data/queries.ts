@@ -4,9 +4,9 @@
  */
 import { getContext } from "../../api/context";
 import type { Config } from "../../api/config";
-import { findPublicProfile, type PublicProfile } from "../../api/queries/profile";
-import { listSupplements, type SupplementJson } from "../../api/queries/supplements";
-import type { UserJson } from "../../api/queries/user";
+import { type FoundProfile, findPublicProfile } from "../../api/queries/profile";
+import { listSupplements } from "../../api/queries/supplements";
+import type { CurrentUser, Supplement } from "../lib/types";
 
 /** The server's configuration (origin, which sign-in providers and payments are on). */
 export async function pageConfig(): Promise<Config> {
@@ -14,11 +14,11 @@ export async function pageConfig(): Promise<Config> {
 }
 
 /** The user's supplements in their order, as GET /api/supplements answers them (the dashboard's first paint). */
-export async function supplementsOf(user: Pick<UserJson, "id" | "isPremium">): Promise<SupplementJson[]> {
+export async function supplementsOf(user: Pick<CurrentUser, "id" | "isPremium">): Promise<Supplement[]> {
   return listSupplements((await getContext()).database.db, user);
 }
 
 /** The public profile /{name} shows; null for unknown, reserved or ill-formed names. */
-export async function publicProfile(name: string): Promise<PublicProfile | null> {
+export async function publicProfile(name: string): Promise<FoundProfile | null> {
   return findPublicProfile((await getContext()).database.db, name);
 }

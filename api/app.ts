@@ -7,7 +7,7 @@ import { getConnInfo } from "hono/bun";
 import { sessionRoutes } from "./account/session";
 import { userRoutes } from "./account/user";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth";
-import { billingRoutes } from "./billing";
+import { billingRoutes } from "./billing/routes";
 import { clientAddress } from "./client-address";
 import type { User } from "../db/schema";
 import type { AppContext, AppEnv, HostEnv } from "./types";

@@ -7,6 +7,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { type User, users } from "../db/schema";
+import { COMMON_MESSAGES } from "../src/lib/messages";
 import { HttpError } from "./http";
 import type { AppContext } from "./types";
 
@@ -36,7 +37,7 @@ export async function withUserLock<T>(
       const lock: UserLock = { tx, changed: false };
       held.lock = lock;
       const [user] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
-      if (!user) throw new HttpError(404, "User not found");
+      if (!user) throw new HttpError(404, COMMON_MESSAGES.userNotFound);
       return fn(lock, user);
     });
   } finally {

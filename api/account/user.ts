@@ -1,7 +1,7 @@
 /** GET /api/auth/user: the signed-in user (ours, mounted before better-auth's /api/auth/* catch-all). */
 import { Hono } from "hono";
 import { getSessionUser } from "../auth";
-import { syncPendingSubscription } from "../billing";
+import { syncPendingSubscription } from "../billing/sync";
 import type { AppEnv } from "../env";
 import { toUserJson } from "../queries/user";
 

@@ -247,7 +247,7 @@ export default function AuthForm({ mode, redirectTo: given, providers, token, in
       <p className="mt-6 text-center text-sm text-slate-700">
         {mode === "sign-in" && (
           <>
-            New to {PRODUCT_NAME}?{" "}
+            {`New to ${PRODUCT_NAME}? `}
             <a href={`/auth/sign-up${q}`} className="font-semibold text-brand-800 underline-offset-2 hover:underline">
               Create an account
             </a>

@@ -97,7 +97,7 @@ export default function ProfileSetup({ user }: Props) {
       <div className="card p-6 sm:p-8">
         <div className="flex flex-col items-center text-center">
           <Avatar user={user} size="lg" />
-          <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Welcome to {PRODUCT_NAME}</h1>
+          <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{`Welcome to ${PRODUCT_NAME}`}</h1>
           <p className="mt-2 text-slate-700">Let's set up your profile to get started.</p>
           <p className="user-text mt-1 text-sm text-slate-600">
             Signed in as <span className="font-medium text-slate-800">{user.email}</span>

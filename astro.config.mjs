@@ -2,7 +2,7 @@
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
-import stacktrack from "./src/server/adapter.mjs";
+import stacktrack from "./src/host/astro-adapter.mjs";
 
 export default defineConfig({
   output: "server",

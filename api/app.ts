@@ -4,12 +4,13 @@
  */
 import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
-import { authRoutes, CLIENT_IP_HEADER, getSessionUser } from "./auth";
-import { billingRoutes } from "./billing";
+import { sessionRoutes } from "./account/session";
+import { userRoutes } from "./account/user";
+import { CLIENT_IP_HEADER, getSessionUser } from "./auth";
+import { billingRoutes } from "./billing/routes";
 import { clientAddress } from "./client-address";
 import type { User } from "../db/schema";
-import type { AppEnv, HostEnv } from "./env";
-import type { AppContext } from "./context";
+import type { AppContext, AppEnv, HostEnv } from "./types";
 import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
@@ -20,6 +21,7 @@ import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
 import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 import { errorFields, log } from "./log";
 import { isCrossOriginWrite } from "./security";
+import { serverError, unavailable } from "../src/host/errors";
 
 /** The address of the socket the request came in on (none outside Bun.serve, e.g. astro dev). */
 function socketAddress(c: import("hono").Context<AppEnv>): string | undefined {
@@ -98,6 +100,10 @@ function noStoreByDefault(c: import("hono").Context<AppEnv>) {
   }
 }
 
+/** `response` through Hono's context, so headers the route had already set are kept. */
+const answer = (c: import("hono").Context<AppEnv>, response: Response) =>
+  c.newResponse(response.body, response.status as 500 | 503, Object.fromEntries(response.headers));
+
 /** Paths that take state-changing requests from other origins (signed webhooks). */
 const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook"]);
 
@@ -133,7 +139,8 @@ export function createApp(ctx: AppContext) {
   const api = new Hono<AppEnv>();
   api.route("/health", health);
   // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
-  api.route("/", authRoutes);
+  api.route("/", userRoutes);
+  api.route("/", sessionRoutes);
   api.on(["GET", "POST"], "/auth/*", async (c) => {
     if (c.req.method === "POST") await checkAuthBody(ctx, c);
     return ctx.auth.handler(c.req.raw);
@@ -158,15 +165,13 @@ export function createApp(ctx: AppContext) {
     }
     if (isDatabaseUnavailable(error)) {
       log.warn("database unavailable", { requestId: c.get("requestId"), path: c.req.path, ...errorFields(error) });
-      c.header("Retry-After", "5");
-      return c.json({ message: "Service temporarily unavailable. Please try again." }, 503);
+      return answer(c, unavailable("json"));
     }
     log.error("unhandled error", { requestId: c.get("requestId"), path: c.req.path, ...errorFields(error) });
-    return c.json({ message: "Something went wrong. Please try again." }, 500);
+    return answer(c, serverError("json"));
   });
 
   return app;
 }
 
 export type ApiApp = ReturnType<typeof createApp>;
-export type { AppEnv } from "./env";

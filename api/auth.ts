@@ -1,23 +1,23 @@
 /**
- * Identity: the better-auth instance (its endpoints at /api/auth/*), and our own
- * calls around it: GET /api/auth/user, /api/login and /api/logout.
+ * Identity: the better-auth instance (its endpoints at /api/auth/*) and the session
+ * look-up every request uses (getSessionUser). Our own routes around it live in
+ * api/account/ (GET /api/auth/user, /api/login, /api/logout).
  */
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { eq, sql } from "drizzle-orm";
-import { Hono } from "hono";
 import * as schema from "../db/schema";
 import type { Database } from "../db/client";
-import { PASSWORD_MAX, PASSWORD_MIN } from "../src/lib/constants";
+import { PASSWORD_MAX, PASSWORD_MIN, PRODUCT_NAME } from "../src/lib/constants";
+import { MAIL_MESSAGES } from "../src/lib/messages";
 import { resolveReturnPath } from "../src/lib/return-path";
 import type { Caches } from "./cache";
-import { syncPendingSubscription } from "./billing";
-import type { AppEnv } from "./env";
 import type { Config } from "./config";
 import { log } from "./log";
 import { createMailer } from "./mail";
-import { checkUserRow, mapProviderProfile, shownAvatar, UserFieldError } from "./user-fields";
+import { sessionTokenCookie } from "./session-cookie";
+import { checkUserRow, mapProviderProfile, UserFieldError } from "./user-fields";
 import { avatarSource } from "../src/lib/validation";
 
 type SocialProviders = NonNullable<Parameters<typeof betterAuth>[0]["socialProviders"]>;
@@ -90,7 +90,7 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
   };
 
   return betterAuth({
-    appName: "StackTrack",
+    appName: PRODUCT_NAME,
     baseURL: config.origin,
     basePath: "/api/auth",
     secret: config.authSecret,
@@ -132,11 +132,7 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => {
-        await sendMail({
-          to: user.email,
-          subject: "Reset your StackTrack password",
-          text: `Someone asked to reset the password of your StackTrack account.\n\nTo choose a new password, open this link within an hour:\n${url}\n\nIf it wasn't you, ignore this e-mail: your password stays as it is.`,
-        });
+        await sendMail({ to: user.email, ...MAIL_MESSAGES.passwordReset(url) });
       },
     },
     socialProviders,
@@ -226,46 +222,6 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
 
 export type Auth = ReturnType<typeof createAuth>;
 
-/** The user as the client sees it: every field of the spec but the Stripe ids. */
-export function toUserJson(user: schema.User) {
-  return {
-    id: user.id,
-    email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    profileImageUrl: shownAvatar(user.profileImageUrl),
-    username: user.username,
-    bio: user.bio,
-    isPremium: user.isPremium,
-    instagramUrl: user.instagramUrl,
-    twitterUrl: user.twitterUrl,
-    facebookUrl: user.facebookUrl,
-    etsyUrl: user.etsyUrl,
-    youtubeUrl: user.youtubeUrl,
-    tiktokUrl: user.tiktokUrl,
-    linkedinUrl: user.linkedinUrl,
-    websiteUrl: user.websiteUrl,
-    showNotes: user.showNotes,
-    showAffiliateLinks: user.showAffiliateLinks,
-    createdAt: user.createdAt.toISOString(),
-    updatedAt: user.updatedAt.toISOString(),
-  };
-}
-export type UserJson = ReturnType<typeof toUserJson>;
-
-/**
- * The session token cookie(s) a request carries, exactly as sent (signed by better-auth):
- * the key under which this instance remembers that it verified the session.
- */
-export function sessionTokenCookie(cookieHeader: string | null | undefined): string | null {
-  if (!cookieHeader?.includes("session_token")) return null;
-  const found = cookieHeader
-    .split(";")
-    .map((part) => part.trim())
-    .filter((part) => /^[^=]*session_token=./.test(part));
-  return found.length > 0 ? found.join("; ") : null;
-}
-
 /**
  * The signed-in user's row, or null (no session, an ended or expired one, or a deleted user).
  * better-auth verifies the cookie and reads the session from Postgres; the answer is then
@@ -316,65 +272,4 @@ export async function findUserById(
   const [user] = await query.execute({ id });
   if (user) ctx.caches.setUser(user, since);
   return user ?? null;
-}
-
-export const authRoutes = new Hono<AppEnv>()
-  .get("/auth/user", async (c) => {
-    c.header("Cache-Control", "no-store");
-    const ctx = c.get("ctx");
-    const user = await getSessionUser(ctx, c.req.raw.headers);
-    if (!user) return c.json({ message: "Unauthorized" }, 401);
-    // A subscription that may just have been paid is synced from Stripe, so premium does not wait for the webhook.
-    return c.json(toUserJson(await syncPendingSubscription(ctx, user)));
-  })
-  .get("/login", (c) => {
-    const redirectTo = resolveReturnPath(c.req.query("redirectTo"), c.get("ctx").config.origin);
-    const target = redirectTo === "/" ? "/auth/sign-in" : `/auth/sign-in?redirectTo=${encodeURIComponent(redirectTo)}`;
-    return c.redirect(target, 302);
-  })
-  // The avatar menu's Logout is a form POST (origin-checked in api/app.ts like every write).
-  .post("/logout", (c) => endSession(c, 303))
-  // The spec's link, kept for compatibility: it ends the session only for a top-level
-  // navigation. An <img>, <script>, <iframe> or fetch() pointing here (Sec-Fetch-Dest other
-  // than "document") changes nothing; a client that sends no Sec-Fetch-Dest (curl, old
-  // browsers) is served as before.
-  .get("/logout", (c) => {
-    const dest = c.req.header("sec-fetch-dest");
-    if (dest !== undefined && dest.toLowerCase() !== "document") {
-      return new Response(null, { status: 302, headers: { Location: "/", "Cache-Control": "no-store" } });
-    }
-    return endSession(c, 302);
-  });
-
-/** Ends the request's session (if any), clears the session cookies and sends the browser to "/". */
-async function endSession(c: import("hono").Context<AppEnv>, status: 302 | 303): Promise<Response> {
-  const { auth } = c.get("ctx");
-  const headers = new Headers({ Location: "/", "Cache-Control": "no-store" });
-  try {
-    const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
-    for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-  } catch {
-    // No session to end: still clear whatever session cookies the browser sent.
-    for (const name of sessionCookieNames(c.req.header("cookie"))) {
-      headers.append("Set-Cookie", clearingCookie(name));
-    }
-  }
-  return new Response(null, { status, headers });
-}
-
-/**
- * A Set-Cookie that removes `name`. A `__Secure-` (production) cookie can only be
- * replaced by a Secure one: browsers ignore the clearing cookie otherwise.
- */
-export function clearingCookie(name: string): string {
-  const secure = name.startsWith("__Secure-") || name.startsWith("__Host-") ? "; Secure" : "";
-  return `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`;
-}
-
-export function sessionCookieNames(cookieHeader: string | undefined | null): string[] {
-  if (!cookieHeader) return [];
-  return cookieHeader
-    .split(";")
-    .map((part) => part.split("=")[0]?.trim() ?? "")
-    .filter((name) => /(^|\.)session_(token|data)$/.test(name) || /better-auth\.session_/.test(name));
 }

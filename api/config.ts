@@ -4,6 +4,7 @@
  * a message that names the variable.
  */
 import { z } from "zod";
+import { PRODUCT_NAME } from "../src/lib/constants";
 import { MAX_PROXY_HOPS } from "./client-address";
 
 /** SHUTDOWN_DRAIN_SECONDS' default: above the proxy's 2 s health interval in deploy/Caddyfile, with room. */
@@ -47,7 +48,7 @@ const envSchema = z
         .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
         .optional(),
     ),
-    MAIL_FROM: z.string().trim().min(3).default("StackTrack <no-reply@stacktrack.local>"),
+    MAIL_FROM: z.string().trim().min(3).default(`${PRODUCT_NAME} <no-reply@stacktrack.local>`),
     STRIPE_SECRET_KEY: optionalString,
     PUBLIC_STRIPE_PUBLISHABLE_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,

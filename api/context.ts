@@ -3,18 +3,14 @@
  * so that `server.ts`, the Astro bundle (which has its own copy of this module)
  * and `astro dev`'s reloads all share one instance, and so one PGlite.
  */
-import { type Config, ConfigError, parseConfig } from "./config";
-import { type Database, openDatabase } from "../db/client";
-import { type Auth, createAuth } from "./auth";
+import { openDatabase } from "../db/client";
+import { createAuth } from "./auth";
 import { CHANGES_CHANNEL, Caches } from "./cache";
+import { ConfigError, parseConfig } from "./config";
 import { log, setLogLevel } from "./log";
+import type { AppContext } from "./types";
 
-export interface AppContext {
-  config: Config;
-  database: Database;
-  auth: Auth;
-  caches: Caches;
-}
+export type { AppContext } from "./types";
 
 const KEY = Symbol.for("stacktrack.context");
 type Holder = { [KEY]?: Promise<AppContext> };

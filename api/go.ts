@@ -3,7 +3,7 @@
  * affiliate URL (http/https only, checked again here), never cached, with no Referer sent on.
  * Unknown or ill-formed id, a free owner, no link stored or links turned off: 404 (server.ts
  * answers it with the site's 404 page). Whether the link shows is the public page's own rule
- * (`showsProductLink`, api/profile.ts), read from Postgres on every request, so premium ending
+ * (`showsProductLink`, api/queries/profile.ts), read from Postgres on every request, so premium ending
  * or the switch turned off takes effect on every instance at once.
  *
  * One click is counted per GET, in memory (api/insights/counter.ts): not HEAD, not a known bot,
@@ -15,8 +15,8 @@ import { supplements, users } from "../db/schema";
 import { now } from "./clock";
 import type { AppEnv } from "./env";
 import { countable, counterOf } from "./insights/counter";
-import { sessionTokenCookie } from "./auth";
-import { showsProductLink } from "./profile";
+import { sessionTokenCookie } from "./session-cookie";
+import { showsProductLink } from "./queries/profile";
 
 /** Supplement ids are positive int4 identities; anything else is no supplement. */
 const ID = /^[1-9][0-9]{0,9}$/;

@@ -8,8 +8,9 @@ import { and, eq, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { Hono } from "hono";
 import { images, users } from "../db/schema";
-import { PROFILE_IMAGE_MAX_BYTES } from "../src/lib/constants";
-import { MESSAGES } from "../src/lib/validation";
+import { IMAGE_FILE, imagePath, PROFILE_IMAGE_MAX_BYTES } from "../src/lib/constants";
+import { MESSAGES, PROFILE_MESSAGES } from "../src/lib/messages";
+import type { ImageUploadAnswer } from "../src/lib/types";
 import { type AppEnv, requireUser } from "./env";
 import { badRequest, HttpError, notFound } from "./http";
 import { hit, LIMITS } from "./rate-limit";
@@ -56,8 +57,8 @@ export const uploadRoutes = new Hono<AppEnv>().post("/upload/profile-image", asy
   if (Number.isFinite(declared) && declared > PROFILE_IMAGE_MAX_BYTES + MULTIPART_OVERHEAD) throw tooLarge();
   const type = c.req.header("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) {
-    throw badRequest("Send the image as multipart/form-data with a profileImage field", {
-      profileImage: ["Please choose an image to upload"],
+    throw badRequest(PROFILE_MESSAGES.notMultipart, {
+      profileImage: [PROFILE_MESSAGES.chooseImage],
     });
   }
   await hit(ctx, `upload:${user.id}`, LIMITS.upload);
@@ -66,13 +67,13 @@ export const uploadRoutes = new Hono<AppEnv>().post("/upload/profile-image", asy
   try {
     form = await c.req.raw.formData();
   } catch {
-    throw badRequest("The upload could not be read. Please try again.", {
-      profileImage: ["Please choose an image to upload"],
+    throw badRequest(PROFILE_MESSAGES.unreadableUpload, {
+      profileImage: [PROFILE_MESSAGES.chooseImage],
     });
   }
   const file = form.get("profileImage");
   if (!(file instanceof Blob)) {
-    throw badRequest("Please choose an image to upload", { profileImage: ["Please choose an image to upload"] });
+    throw badRequest(PROFILE_MESSAGES.chooseImage, { profileImage: [PROFILE_MESSAGES.chooseImage] });
   }
   if (file.size > PROFILE_IMAGE_MAX_BYTES) throw tooLarge();
   if (file.size === 0) throw notAnImage();
@@ -89,7 +90,7 @@ export const uploadRoutes = new Hono<AppEnv>().post("/upload/profile-image", asy
     db,
     and(eq(images.userId, user.id), ne(images.id, id), lt(images.createdAt, new Date(Date.now() - 60 * 60 * 1000))),
   );
-  return c.json({ imageUrl: `/images/${id}.webp` }, 201);
+  return c.json({ imageUrl: imagePath(id) } satisfies ImageUploadAnswer, 201);
 });
 
 /**
@@ -126,8 +127,8 @@ export async function pruneImages(db: Db, userId: string) {
 }
 
 export const imageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:file", async (c) => {
-  const match = c.req.param("file").match(/^([A-Za-z0-9_-]{16,64})\.webp$/);
-  if (!match?.[1]) throw notFound("Image not found");
+  const match = IMAGE_FILE.exec(c.req.param("file"));
+  if (!match?.[1]) throw notFound(PROFILE_MESSAGES.imageNotFound);
   const id = match[1];
   const etag = `"${id}"`;
   const cacheHeaders = {
@@ -141,7 +142,7 @@ export const imageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:file", asyn
     .from(images)
     .where(eq(images.id, id))
     .limit(1);
-  if (!row) throw notFound("Image not found");
+  if (!row) throw notFound(PROFILE_MESSAGES.imageNotFound);
   return new Response(c.req.method === "HEAD" ? null : new Uint8Array(row.data), {
     headers: {
       ...cacheHeaders,

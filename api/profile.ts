@@ -1,19 +1,20 @@
 /** GET /api/profile/:username (public) and PUT /api/profile (the signed-in user's own). */
-import { asc, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Db } from "../db/client";
-import { supplements, type User, users } from "../db/schema";
+import { users } from "../db/schema";
 import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
-import { isHttpUrl, MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
+import { COMMON_MESSAGES, MESSAGES, PROFILE_MESSAGES } from "../src/lib/messages";
+import { profileUpdateSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
-import { toUserJson } from "./auth";
 import { rateLimitKey } from "./client-address";
-import type { AppContext } from "./context";
+import { findPublicProfile } from "./queries/profile";
+import { toUserJson } from "./queries/user";
+import type { AppContext } from "./types";
 import { BatchedLimiter, LIMITS } from "./rate-limit";
 import { serveCached, toCachedBody } from "./cache";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
-import { avatarAllowed, invalidAvatar, shownAvatar } from "./user-fields";
+import { avatarAllowed, invalidAvatar } from "./user-fields";
 
 const limiters = new WeakMap<AppContext, BatchedLimiter>();
 /** Per-address limit on the public profile API, shared across instances (see rate-limit.ts). */
@@ -28,85 +29,6 @@ function profileLimiter(ctx: AppContext): BatchedLimiter {
 
 export const usernameTaken = () => new HttpError(409, MESSAGES.usernameTaken, { username: [MESSAGES.usernameTaken] });
 
-/** The public face of a profile: no e-mail, no Stripe ids, nothing private. */
-export function toPublicUser(user: User) {
-  return {
-    username: user.username,
-    bio: user.bio,
-    profileImageUrl: shownAvatar(user.profileImageUrl),
-    isPremium: user.isPremium,
-    instagramUrl: user.instagramUrl,
-    twitterUrl: user.twitterUrl,
-    facebookUrl: user.facebookUrl,
-    youtubeUrl: user.youtubeUrl,
-    tiktokUrl: user.tiktokUrl,
-    linkedinUrl: user.linkedinUrl,
-    etsyUrl: user.etsyUrl,
-    websiteUrl: user.websiteUrl,
-  };
-}
-
-export interface PublicSupplement {
-  id: number;
-  name: string;
-  quantityType: string;
-  frequency: string;
-  /** Issue 14: the absolute `/go/{id}` URL, only when the page shows 'View Product' (api/go.ts). */
-  productUrl?: string;
-  /** Issue 14: only when the page shows notes (premium owner who turned them on). */
-  notes?: string;
-}
-
-export interface PublicProfile {
-  user: ReturnType<typeof toPublicUser>;
-  supplements: PublicSupplement[];
-  /** Internal (cache bookkeeping); never serialised. */
-  userId?: string;
-}
-
-/** Whether the public page shows a supplement's 'View Product' link (also the rule of /go/{id}). */
-export const showsProductLink = (
-  owner: Pick<User, "isPremium" | "showAffiliateLinks">,
-  affiliateLink: string | null,
-): affiliateLink is string =>
-  owner.isPremium && owner.showAffiliateLinks && !!affiliateLink && isHttpUrl(affiliateLink);
-
-/** Whether the public page shows a supplement's notes. */
-export const showsNotes = (owner: Pick<User, "isPremium" | "showNotes">, notes: string | null): notes is string =>
-  owner.isPremium && owner.showNotes && !!notes?.trim();
-
-/**
- * A profile by username in any case; null for unknown, reserved or ill-formed names. `origin`
- * makes the absolute 'View Product' URLs (issue 14): a supplement carries `productUrl` and
- * `notes` only when the page shows them, so a free member's profile is what it always was.
- */
-export async function findPublicProfile(db: Db, name: string, origin: string): Promise<PublicProfile | null> {
-  if (!usernameSchema.safeParse(name).success || isReservedUsername(name)) return null;
-  const [user] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${name})`).limit(1);
-  if (!user) return null;
-  const rows = await db
-    .select({
-      id: supplements.id,
-      name: supplements.name,
-      quantityType: supplements.quantityType,
-      frequency: supplements.frequency,
-      affiliateLink: supplements.affiliateLink,
-      notes: supplements.notes,
-    })
-    .from(supplements)
-    .where(eq(supplements.userId, user.id))
-    .orderBy(asc(supplements.sortOrder), asc(supplements.id));
-  const list = rows.map(({ affiliateLink, notes, ...shown }): PublicSupplement => {
-    const item: PublicSupplement = shown;
-    if (showsNotes(user, notes)) item.notes = notes;
-    if (showsProductLink(user, affiliateLink)) item.productUrl = `${origin}/go/${shown.id}`;
-    return item;
-  });
-  const profile: PublicProfile = { user: toPublicUser(user), supplements: list };
-  Object.defineProperty(profile, "userId", { value: user.id, enumerable: false });
-  return profile;
-}
-
 export const profileRoutes = new Hono<AppEnv>()
   .get("/profile/:username", async (c) => {
     const ctx = c.get("ctx");
@@ -119,7 +41,7 @@ export const profileRoutes = new Hono<AppEnv>()
     const profile = await findPublicProfile(ctx.database.db, name, ctx.config.origin);
     const response = profile
       ? c.json(profile, 200, { "Cache-Control": "no-cache" })
-      : c.json({ message: "Profile not found" }, 404, { "Cache-Control": "no-cache" });
+      : c.json({ message: PROFILE_MESSAGES.notFound }, 404, { "Cache-Control": "no-cache" });
     const body = await toCachedBody(response);
     ctx.caches.setProfile(name, "json", profile?.userId ?? null, body, since);
     return serveCached(body, c.req.raw);
@@ -154,7 +76,7 @@ export const profileRoutes = new Hono<AppEnv>()
         .set({ ...changes, updatedAt: new Date() })
         .where(eq(users.id, user.id))
         .returning();
-      if (!updated) throw notFound("User not found");
+      if (!updated) throw notFound(COMMON_MESSAGES.userNotFound);
       c.get("ctx").caches.invalidate({ userId: user.id, names: [user.username, updated.username] });
       if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== user.profileImageUrl) {
         // The old avatar is no longer anyone's: remove it.

@@ -3,9 +3,10 @@
  * every instance. One statement per check.
  */
 import { sql } from "drizzle-orm";
-import type { AppContext } from "./context";
+import type { AppContext } from "./types";
 import { rateLimits } from "../db/schema";
 import { HttpError } from "./http";
+import { COMMON_MESSAGES } from "../src/lib/messages";
 
 export interface Limit {
   /** Requests allowed per window. */
@@ -30,7 +31,7 @@ export function allowed(count: number, limit: Limit): boolean {
 
 function tooManyRequests(window: number, limit: Limit, nowMs: number): HttpError {
   const retryAfter = window + limit.windowSeconds - Math.floor(nowMs / 1000);
-  return new HttpError(429, "Too many requests. Please wait a moment and try again.", undefined, {
+  return new HttpError(429, COMMON_MESSAGES.tooManyRequests, undefined, {
     "Retry-After": String(Math.max(retryAfter, 1)),
   });
 }

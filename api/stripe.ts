@@ -7,11 +7,10 @@
  * (a local Stripe-compatible fake in tests).
  */
 import Stripe from "stripe";
+import { PRODUCT_NAME } from "../src/lib/constants";
 import type { Config } from "./config";
 
 export const STRIPE_API_VERSION = "2026-10-28.endive" as const;
-
-export type StripeClient = Stripe;
 
 const clients = new WeakMap<Config, Stripe>();
 
@@ -36,7 +35,7 @@ export function getStripe(config: Config): Stripe | null {
       apiVersion: STRIPE_API_VERSION,
       maxNetworkRetries: 2,
       timeout: 20_000,
-      appInfo: { name: "StackTrack" },
+      appInfo: { name: PRODUCT_NAME },
       ...stripeEndpoint(config.STRIPE_API_BASE),
     });
     clients.set(config, client);

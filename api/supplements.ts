@@ -3,66 +3,28 @@
  * Every query is scoped to the user, so another user's row answers 404 exactly
  * like a row that does not exist.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Db } from "../db/client";
-import { type Supplement, supplements, type User, users } from "../db/schema";
+import { type Supplement, supplements } from "../db/schema";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
-import { MESSAGES, reorderSchema, supplementInputSchema } from "../src/lib/validation";
+import { MESSAGES, SUPPLEMENT_MESSAGES } from "../src/lib/messages";
+import { reorderSchema, supplementInputSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { serveCached, toCachedBody } from "./cache";
+import { listSupplements, toSupplementJson } from "./queries/supplements";
 import { badRequest, notFound, readJson } from "./http";
+import { withUserLock } from "./user-lock";
 
 const MAX_ID = 2_147_483_647;
 
-/** A supplement as the API answers it; premium-only fields are hidden from free users. */
-export function toSupplementJson(row: Supplement, premium: boolean) {
-  return {
-    id: row.id,
-    name: row.name,
-    quantityType: row.quantityType,
-    frequency: row.frequency,
-    affiliateLink: premium ? row.affiliateLink : null,
-    notes: premium ? row.notes : null,
-    sortOrder: row.sortOrder,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-export type SupplementJson = ReturnType<typeof toSupplementJson>;
-
-const listQueries = new WeakMap<Db, ReturnType<typeof prepareList>>();
-const prepareList = (db: Db) =>
-  db
-    .select()
-    .from(supplements)
-    .where(eq(supplements.userId, sql.placeholder("userId")))
-    .orderBy(asc(supplements.sortOrder), asc(supplements.id))
-    .prepare("supplements_by_user");
-
-/** A user's supplements in their order (a prepared statement: this is the dashboard's hot query). */
-export async function listSupplements(db: Db, user: Pick<User, "id" | "isPremium">): Promise<SupplementJson[]> {
-  let query = listQueries.get(db);
-  if (!query) {
-    query = prepareList(db);
-    listQueries.set(db, query);
-  }
-  const rows = await query.execute({ userId: user.id });
-  return rows.map((row) => toSupplementJson(row, user.isPremium));
-}
-
 function parseId(raw: string): number {
-  if (!/^\d{1,12}$/.test(raw)) throw badRequest("Invalid supplement id", { id: ["Invalid supplement id"] });
+  if (!/^\d{1,12}$/.test(raw)) throw badRequest(SUPPLEMENT_MESSAGES.invalidId, { id: [SUPPLEMENT_MESSAGES.invalidId] });
   const id = Number(raw);
-  if (id < 1 || id > MAX_ID) throw notFound("Supplement not found");
+  if (id < 1 || id > MAX_ID) throw notFound(SUPPLEMENT_MESSAGES.notFound);
   return id;
 }
 
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
-
-/** Serialises a user's writes to their list (adds against the cap, reorders against adds). */
-const lockUser = (tx: Db, userId: string) =>
-  tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for update`);
 
 export const supplementRoutes = new Hono<AppEnv>()
   .get("/supplements", async (c) => {
@@ -80,9 +42,9 @@ export const supplementRoutes = new Hono<AppEnv>()
   .post("/supplements", async (c) => {
     const user = await requireUser(c);
     const input = await readJson(c, supplementInputSchema);
-    const db = c.get("ctx").database.db;
-    const row = await db.transaction(async (tx) => {
-      await lockUser(tx as unknown as Db, user.id);
+    // Under the user's lock: two adds at the cap cannot both pass it.
+    const row = await withUserLock(c.get("ctx"), user.id, async (lock) => {
+      const { tx } = lock;
       const [stats] = await tx
         .select({
           count: sql<number>`count(*)::int`,
@@ -104,28 +66,29 @@ export const supplementRoutes = new Hono<AppEnv>()
           sortOrder: (stats?.last ?? -1) + 1,
         })
         .returning();
+      lock.changed = true;
       return inserted;
     });
     if (!row) throw new Error("insert returned no row");
-    c.get("ctx").caches.invalidate({ userId: user.id });
     return c.json(toSupplementJson(row, user.isPremium), 201);
   })
   .put("/supplements/reorder", async (c) => {
     const user = await requireUser(c);
     const { supplementIds } = await readJson(c, reorderSchema);
     if (new Set(supplementIds).size !== supplementIds.length) {
-      throw badRequest("supplementIds must not contain duplicates", { supplementIds: ["Duplicate id"] });
+      throw badRequest(SUPPLEMENT_MESSAGES.duplicateIds, { supplementIds: [SUPPLEMENT_MESSAGES.duplicateId] });
     }
-    const db = c.get("ctx").database.db;
-    const reordered = await db.transaction(async (tx) => {
-      await lockUser(tx as unknown as Db, user.id);
+    // Under the user's lock: a reorder and an add never interleave.
+    const reordered = await withUserLock(c.get("ctx"), user.id, async (lock) => {
+      const { tx } = lock;
       const own = await tx.select().from(supplements).where(eq(supplements.userId, user.id));
       const byId = new Map(own.map((row) => [row.id, row]));
       if (byId.size !== supplementIds.length || supplementIds.some((id) => !byId.has(id))) {
-        throw badRequest("supplementIds must list each of your supplements exactly once", {
-          supplementIds: ["Must list each of your supplements exactly once"],
+        throw badRequest(SUPPLEMENT_MESSAGES.notEachOnce, {
+          supplementIds: [SUPPLEMENT_MESSAGES.notEachOnceField],
         });
       }
+      lock.changed = true;
       if (supplementIds.length === 0) return [];
       // One statement, however long the list: positions come from the array's ordinality.
       // Rows already in their place are not rewritten (a drag moves a few, not all).
@@ -142,7 +105,6 @@ export const supplementRoutes = new Hono<AppEnv>()
         return row.sortOrder === position ? row : { ...row, sortOrder: position, updatedAt: now };
       });
     });
-    c.get("ctx").caches.invalidate({ userId: user.id });
     c.header("Cache-Control", "no-store");
     return c.json(reordered.map((row) => toSupplementJson(row, user.isPremium)));
   })
@@ -167,7 +129,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .set(changes)
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .returning();
-    if (!row) throw notFound("Supplement not found");
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
     return c.json(toSupplementJson(row, user.isPremium));
   })
@@ -180,7 +142,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .from(supplements)
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .limit(1);
-    if (!row) throw notFound("Supplement not found");
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     return c.json(toSupplementJson(row, user.isPremium));
   })
   .delete("/supplements/:id", async (c) => {
@@ -191,7 +153,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .database.db.delete(supplements)
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .returning({ id: supplements.id });
-    if (!row) throw notFound("Supplement not found");
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
     return c.body(null, 204);
   });

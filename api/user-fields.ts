@@ -17,16 +17,16 @@ import { and, eq, getTableColumns } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { accounts, images, users } from "../db/schema";
-import { NAME_MAX } from "../src/lib/constants";
+import { NAME_MAX, PRODUCT_NAME } from "../src/lib/constants";
 import {
   type AvatarProvider,
   avatarSource,
   avatarUrlSchema,
   CONTROL_CHARACTERS,
   emailSchema,
-  MESSAGES,
   nameSchema,
 } from "../src/lib/validation";
+import { MESSAGES } from "../src/lib/messages";
 import { badRequest, fieldErrors } from "./http";
 
 /**
@@ -161,7 +161,7 @@ export function displayName(...candidates: unknown[]): string {
     const fitted = name.length > NAME_MAX ? name.slice(0, NAME_MAX).replace(/[\ud800-\udbff]$/, "") : name;
     if (nameSchema.safeParse(fitted).success) return fitted;
   }
-  return "StackTrack user";
+  return `${PRODUCT_NAME} user`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import { PRODUCT_NAME } from "../src/lib/constants";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -43,7 +44,7 @@ export interface OpenOptions {
 export class DataDirLockedError extends Error {
   constructor(dir: string, pid: number) {
     super(
-      `The data directory ${dir} is in use by another StackTrack process (pid ${pid}). ` +
+      `The data directory ${dir} is in use by another ${PRODUCT_NAME} process (pid ${pid}). ` +
         "The embedded database cannot be shared between processes: stop that process, " +
         "choose another DATA_DIR, or set DATABASE_URL to use a Postgres server.",
     );

@@ -1,5 +1,5 @@
 /**
- * Every table of StackTrack. better-auth owns `users`, `sessions`, `accounts`,
+ * Every table of the app. better-auth owns `users`, `sessions`, `accounts`,
  * `verifications` and `auth_rate_limits` (its rate-limit counters); the rest is ours.
  * Property names are what the code (and better-auth) uses; column names are snake_case.
  */

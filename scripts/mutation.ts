@@ -25,7 +25,7 @@ const MODULES: { name: string; source: string }[] = [
   { name: "supplements", source: "api/supplements.ts" },
   { name: "profile", source: "api/profile.ts" },
   { name: "images", source: "api/images.ts" },
-  { name: "billing-webhook", source: "api/billing.ts" },
+  { name: "billing-webhook", source: "api/billing/webhook.ts" },
 ];
 
 interface Counts {

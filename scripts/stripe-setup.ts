@@ -1,9 +1,9 @@
 /**
- * Prepares a Stripe account for StackTrack, idempotently:
+ * Prepares a Stripe account for the app (PRODUCT_NAME), idempotently:
  *
  *   STRIPE_SECRET_KEY=sk_test_… bun run stripe:setup [--webhook-url https://example.com/api/stripe/webhook]
  *
- * - the "StackTrack Premium" product and its $4.99 monthly price (found again by its
+ * - the "<PRODUCT_NAME> Premium" product and its $4.99 monthly price (found again by its
  *   lookup key on later runs, so running twice creates nothing new);
  * - a default billing portal configuration (Stripe refuses portal sessions without one):
  *   payment methods, invoice history and immediate cancellation;
@@ -14,9 +14,10 @@
  * is given. STRIPE_API_BASE points it at another server (the tests' fake).
  */
 import Stripe from "stripe";
+import { PREMIUM_PRICE, PREMIUM_PRICE_CENTS, PRODUCT_NAME } from "../src/lib/constants";
 
 const LOOKUP_KEY = "stacktrack_premium_monthly";
-const PRICE_CENTS = 499;
+const PRICE_CENTS = PREMIUM_PRICE_CENTS;
 const WEBHOOK_EVENTS = [
   "customer.subscription.created",
   "customer.subscription.updated",
@@ -68,7 +69,7 @@ async function ensurePrice(): Promise<Stripe.Price> {
     return existing;
   }
   const product = await stripe.products.create({
-    name: "StackTrack Premium",
+    name: `${PRODUCT_NAME} Premium`,
     description: "Affiliate links and notes for every supplement, the Affiliate badge and priority support.",
   });
   const price = await stripe.prices.create({
@@ -77,9 +78,9 @@ async function ensurePrice(): Promise<Stripe.Price> {
     unit_amount: PRICE_CENTS,
     recurring: { interval: "month" },
     lookup_key: LOOKUP_KEY,
-    nickname: "StackTrack Premium monthly",
+    nickname: `${PRODUCT_NAME} Premium monthly`,
   });
-  console.log(`Created product ${product.id} and price ${price.id} ($4.99 per month).`);
+  console.log(`Created product ${product.id} and price ${price.id} (${PREMIUM_PRICE} per month).`);
   return price;
 }
 
@@ -90,7 +91,7 @@ async function ensurePortalConfiguration(): Promise<void> {
     return;
   }
   const configuration = await stripe.billingPortal.configurations.create({
-    name: "StackTrack",
+    name: PRODUCT_NAME,
     features: {
       payment_method_update: { enabled: true },
       invoice_history: { enabled: true },
@@ -112,7 +113,7 @@ async function ensureWebhook(url: string): Promise<string | null> {
     url,
     enabled_events: [...WEBHOOK_EVENTS],
     api_version: "2026-10-28.endive",
-    description: "StackTrack",
+    description: PRODUCT_NAME,
   });
   console.log(`Created webhook endpoint ${created.id} for ${url}.`);
   return created.secret ?? null;

@@ -3,6 +3,6 @@
 declare namespace App {
   interface Locals {
     /** Set by server.ts when it has already resolved the session. */
-    user?: import("../api/auth").UserJson | null;
+    user?: import("./lib/types").CurrentUser | null;
   }
 }

@@ -4,21 +4,15 @@ import type { APIContext, MiddlewareNext } from "astro";
 import { defineMiddleware } from "astro:middleware";
 import { PROFILE_USER_HEADER } from "../api/cache";
 import { isDatabaseUnavailable } from "../api/http";
-
-/** While the database is unreachable a page answers 503 (not a 404 or a bare 500). */
-function unavailable(): Response {
-  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Temporarily unavailable · StackTrack</title></head><body><main><h1>StackTrack is temporarily unavailable</h1><p>Please try again in a moment.</p></main></body></html>`;
-  return new Response(html, {
-    status: 503,
-    headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" },
-  });
-}
+import { hasSessionCookie } from "../api/session-cookie";
+import { unavailable } from "./host/errors";
 
 export const onRequest = defineMiddleware(async (context, next) => {
   try {
     return await route(context, next);
   } catch (error) {
-    if (isDatabaseUnavailable(error)) return unavailable();
+    // While the database is unreachable a page answers 503 (not a 404 or a bare 500).
+    if (isDatabaseUnavailable(error)) return unavailable("page");
     throw error;
   }
 });
@@ -26,8 +20,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
 const route = async (context: APIContext, next: MiddlewareNext): Promise<Response> => {
   if (!import.meta.env.DEV) return next();
   if (context.url.pathname === "/") {
-    const cookie = context.request.headers.get("cookie");
-    if (cookie?.includes("session_token")) return context.rewrite("/dashboard");
+    if (hasSessionCookie(context.request.headers.get("cookie"))) return context.rewrite("/dashboard");
   }
   const response = await next();
   // In production server.ts reads and strips this header; in dev nothing needs it.

@@ -1,16 +1,18 @@
-// The Stripe webhook and the sync it runs (api/billing.ts): only those line ranges are mutated,
-// not the subscribe/cancel/portal routes. Tests: the pure rules first (fast to fail), then the
-// webhook's describe blocks of the billing suite against the fake Stripe.
+// The Stripe webhook and the sync it runs (api/billing/): the webhook file whole
+// (subscriptionRef, findEventUser, POST /api/stripe/webhook), the user lock whole
+// (api/user-lock.ts, shared with supplements), and of the sync only the parts the webhook
+// runs; not the subscribe/cancel/portal routes. Tests: the pure rules first (fast to fail),
+// then the webhook's describe blocks of the billing suite against the fake Stripe.
 import { moduleConfig } from "./base.mjs";
 
 export default moduleConfig(
   "billing-webhook",
   [
-    "api/billing.ts:42-51", // isPremiumStatus
-    "api/billing.ts:59-59", // idOf
-    "api/billing.ts:91-157", // withUserLock, updateUser, applySubscription
-    "api/billing.ts:306-366", // subscriptionRef, findEventUser
-    "api/billing.ts:479-540", // POST /api/stripe/webhook
+    "api/billing/sync.ts:15-24", // isPremiumStatus
+    "api/billing/sync.ts:33-33", // idOf
+    "api/billing/sync.ts:36-87", // updateUser, applySubscription
+    "api/user-lock.ts", // withUserLock
+    "api/billing/webhook.ts", // subscriptionRef, findEventUser, POST /api/stripe/webhook
   ],
   ["tests/unit/billing-webhook-rules.test.ts", "tests/api/billing.test.ts", "-t", "'webhook'"],
 );

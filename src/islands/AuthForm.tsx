@@ -1,5 +1,7 @@
 import { useId, useState } from "react";
 import { ApiError, api } from "../lib/api";
+import { PRODUCT_NAME } from "../lib/constants";
+import { COMMON_MESSAGES } from "../lib/messages";
 import { resolveReturnPath } from "../lib/return-path";
 import { emailSchema, passwordSchema, signInSchema, signUpSchema } from "../lib/validation";
 
@@ -29,7 +31,7 @@ function friendly(error: unknown, mode: AuthMode): string {
       return "This reset link is invalid or has expired. Please ask for a new one.";
     if (error.status > 0 && error.status < 500 && error.message) return error.message;
   }
-  return "Something went wrong. Please try again.";
+  return COMMON_MESSAGES.serverError;
 }
 
 function firstIssue(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
@@ -43,7 +45,7 @@ function firstIssue(result: { success: boolean; error?: { issues: { path: Proper
 
 /** Sign in, sign up, forgot password and reset password: one form, four modes. */
 export default function AuthForm({ mode, redirectTo: given, providers, token, initialError }: Props) {
-  // The server already resolved it (src/server/auth-page.ts); resolved again here so that
+  // The server already resolved it (src/page-data/auth-page.ts); resolved again here so that
   // nothing but a path on this site ever reaches window.location.
   const redirectTo = resolveReturnPath(
     given,
@@ -113,7 +115,7 @@ export default function AuthForm({ mode, redirectTo: given, providers, token, in
   }
 
   const titles: Record<AuthMode, [string, string]> = {
-    "sign-in": ["Log in to StackTrack", "Welcome back! Log in to manage your stack."],
+    "sign-in": [`Log in to ${PRODUCT_NAME}`, "Welcome back! Log in to manage your stack."],
     "sign-up": ["Create your account", "Start tracking your supplements in minutes. It's free."],
     forgot: ["Forgot your password?", "Enter your e-mail and we'll send you a link to choose a new one."],
     reset: ["Choose a new password", "Enter a new password for your account."],
@@ -245,7 +247,7 @@ export default function AuthForm({ mode, redirectTo: given, providers, token, in
       <p className="mt-6 text-center text-sm text-slate-700">
         {mode === "sign-in" && (
           <>
-            New to StackTrack?{" "}
+            {`New to ${PRODUCT_NAME}? `}
             <a href={`/auth/sign-up${q}`} className="font-semibold text-brand-800 underline-offset-2 hover:underline">
               Create an account
             </a>

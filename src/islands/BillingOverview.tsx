@@ -1,7 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { api } from "../lib/api";
-import { PREMIUM_PRICE } from "../lib/constants";
+import { PREMIUM_PRICE, PRODUCT_NAME } from "../lib/constants";
 import type { BillingSummary, CurrentUser } from "../lib/types";
 import { $user, refreshUser, seedUser } from "../stores/user";
 import { openBillingPortal } from "./BillingPortal";
@@ -142,7 +142,7 @@ export default function BillingOverview({ user: initialUser }: { user: CurrentUs
   return (
     <div className="mx-auto max-w-3xl py-8">
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Billing</h1>
-      <p className="mt-1 text-slate-700">Your StackTrack subscription and payments.</p>
+      <p className="mt-1 text-slate-700">{`Your ${PRODUCT_NAME} subscription and payments.`}</p>
       <div className="mt-6">{user.isPremium ? <PremiumCard /> : <FreeCard />}</div>
     </div>
   );

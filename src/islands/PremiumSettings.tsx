@@ -2,13 +2,11 @@ import { useStore } from "@nanostores/react";
 import { useId, useRef, useState } from "react";
 import { api, errorMessage } from "../lib/api";
 import { PREMIUM_PRICE } from "../lib/constants";
+import { BILLING_MESSAGES } from "../lib/messages";
 import { notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
 import { $user, refreshUser, seedUser } from "../stores/user";
 import { openBillingPortal } from "./BillingPortal";
-
-export const CANCEL_CONFIRMATION =
-  "Are you sure you want to cancel your premium subscription? You'll lose access to premium features.";
 
 /**
  * The Edit Profile page's subscription card. Premium: Manage Billing (Stripe's portal),
@@ -34,9 +32,9 @@ export default function PremiumSettings({ user: initialUser }: { user: CurrentUs
     try {
       await api.post("/api/cancel-subscription");
       await refreshUser();
-      notify.success("Subscription Cancelled", "Your premium subscription has been cancelled successfully.");
+      notify.success(BILLING_MESSAGES.cancelledTitle, BILLING_MESSAGES.cancelled);
     } catch (error) {
-      notify.error(errorMessage(error, "Failed to cancel subscription"));
+      notify.error(errorMessage(error, BILLING_MESSAGES.cancelFailed));
     } finally {
       setCancelling(false);
     }
@@ -100,7 +98,7 @@ export default function PremiumSettings({ user: initialUser }: { user: CurrentUs
           Cancel Premium?
         </h3>
         <p id={`${id}-confirm-text`} className="mt-2 text-sm text-slate-700">
-          {CANCEL_CONFIRMATION}
+          {BILLING_MESSAGES.cancelConfirmation}
         </p>
         <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <button type="button" className="btn btn-outline" onClick={() => dialog.current?.close()}>

@@ -4,8 +4,9 @@ import { ApiError, api, errorMessage } from "../lib/api";
 import { BIO_MAX, PROFILE_IMAGE_MAX_BYTES, SOCIAL_LINKS, type SocialField } from "../lib/constants";
 import { SHOW_AFFILIATE_LINKS_LABEL, SHOW_NOTES_LABEL } from "../lib/insights";
 import { notify } from "../lib/toast";
-import type { CurrentUser } from "../lib/types";
-import { MESSAGES, profileUpdateSchema } from "../lib/validation";
+import type { CurrentUser, ImageUploadAnswer } from "../lib/types";
+import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
+import { profileUpdateSchema } from "../lib/validation";
 import { $user, refreshUser, seedUser } from "../stores/user";
 import Avatar from "./Avatar";
 
@@ -71,12 +72,12 @@ export default function ProfileEditForm({ user: initialUser }: { user: CurrentUs
     try {
       const form = new FormData();
       form.append("profileImage", file);
-      const { imageUrl } = await api.post<{ imageUrl: string }>("/api/upload/profile-image", form);
+      const { imageUrl } = await api.post<ImageUploadAnswer>("/api/upload/profile-image", form);
       await api.put("/api/profile", { profileImageUrl: imageUrl });
       await refreshUser();
-      notify.success("Profile image updated successfully!");
+      notify.success(PROFILE_MESSAGES.imageUpdated);
     } catch (error) {
-      notify.error(errorMessage(error, "Failed to upload image"));
+      notify.error(errorMessage(error, PROFILE_MESSAGES.imageUploadFailed));
     } finally {
       setPreview(null);
       setUploading(false);
@@ -100,14 +101,14 @@ export default function ProfileEditForm({ user: initialUser }: { user: CurrentUs
         setValues(valuesOf(fresh));
         setSwitches({ showNotes: fresh.showNotes, showAffiliateLinks: fresh.showAffiliateLinks });
       }
-      notify.success("Profile updated successfully!");
+      notify.success(PROFILE_MESSAGES.updated);
     } catch (error) {
       if (error instanceof ApiError && error.errors) {
         const found: Partial<Record<Field, string>> = {};
         for (const [key, list] of Object.entries(error.errors)) found[key as Field] = list[0];
         setErrors(found);
       }
-      notify.error(errorMessage(error, "Failed to update profile"));
+      notify.error(errorMessage(error, PROFILE_MESSAGES.updateFailed));
     } finally {
       setSaving(false);
     }

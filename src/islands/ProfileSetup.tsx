@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { ApiError, api } from "../lib/api";
-import { isReservedUsername, USERNAME_CHECK_MIN } from "../lib/constants";
+import { ApiError, api, profileExists } from "../lib/api";
+import { BIO_MAX, isReservedUsername, PRODUCT_NAME, USERNAME_CHECK_MIN, USERNAME_INPUT_MAX } from "../lib/constants";
 import { flashToast, notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
-import { bioSchema, MESSAGES, usernameSchema } from "../lib/validation";
+import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
+import { bioSchema, usernameSchema } from "../lib/validation";
 import Avatar from "./Avatar";
 
 interface Props {
@@ -12,7 +13,7 @@ interface Props {
 
 type Check = "idle" | "checking" | "taken" | "free";
 
-/** 'Welcome to StackTrack': choose a username (checked live) and an optional bio. */
+/** 'Welcome to <product>': choose a username (checked live) and an optional bio. */
 export default function ProfileSetup({ user }: Props) {
   const [username, setUsername] = useState("");
   const [bio, setBio] = useState("");
@@ -24,7 +25,7 @@ export default function ProfileSetup({ user }: Props) {
   const latest = useRef("");
   const ids = { username: useId(), usernameHint: useId(), usernameError: useId(), bio: useId(), bioError: useId() };
 
-  // The live availability check: from 3 characters, debounced; found = taken, 404 = free.
+  // The live availability check: from USERNAME_CHECK_MIN characters, debounced; found = taken, 404 = free.
   useEffect(() => {
     const name = username.trim();
     latest.current = name;
@@ -40,12 +41,9 @@ export default function ProfileSetup({ user }: Props) {
     const controller = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const response = await fetch(`/api/profile/${encodeURIComponent(name)}`, {
-          credentials: "include",
-          signal: controller.signal,
-        });
+        const taken = await profileExists(name, controller.signal);
         if (latest.current !== name) return;
-        setCheck(response.ok ? "taken" : "free");
+        setCheck(taken ? "taken" : "free");
       } catch {
         if (!controller.signal.aborted && latest.current === name) setCheck("idle");
       }
@@ -76,8 +74,8 @@ export default function ProfileSetup({ user }: Props) {
       await api.put("/api/profile", { username: name.data, bio: bio.trim() ? bio : undefined });
       flashToast({
         kind: "success",
-        title: "Profile Setup Complete!",
-        description: "Welcome to StackTrack! You can now start tracking your supplements and equipment.",
+        title: PROFILE_MESSAGES.setupCompleteTitle,
+        description: PROFILE_MESSAGES.setupComplete,
       });
       window.location.assign("/");
     } catch (error) {
@@ -89,7 +87,7 @@ export default function ProfileSetup({ user }: Props) {
         setUsernameError(error.errors.username?.[0] ?? null);
         setBioError(error.errors.bio?.[0] ?? null);
       } else {
-        notify.error("Failed to set up profile. Please try again.", "Setup Failed");
+        notify.error(PROFILE_MESSAGES.setupFailed, PROFILE_MESSAGES.setupFailedTitle);
       }
     }
   }
@@ -99,7 +97,7 @@ export default function ProfileSetup({ user }: Props) {
       <div className="card p-6 sm:p-8">
         <div className="flex flex-col items-center text-center">
           <Avatar user={user} size="lg" />
-          <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">Welcome to StackTrack</h1>
+          <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{`Welcome to ${PRODUCT_NAME}`}</h1>
           <p className="mt-2 text-slate-700">Let's set up your profile to get started.</p>
           <p className="user-text mt-1 text-sm text-slate-600">
             Signed in as <span className="font-medium text-slate-800">{user.email}</span>
@@ -118,7 +116,7 @@ export default function ProfileSetup({ user }: Props) {
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
-              maxLength={60}
+              maxLength={USERNAME_INPUT_MAX}
               value={username}
               onChange={(e) => {
                 setUsername(e.target.value);
@@ -170,7 +168,9 @@ export default function ProfileSetup({ user }: Props) {
               ) : (
                 <span />
               )}
-              <span className={bio.length > 500 ? "text-red-700" : "text-slate-600"}>{bio.length}/500</span>
+              <span className={bio.length > BIO_MAX ? "text-red-700" : "text-slate-600"}>
+                {bio.length}/{BIO_MAX}
+              </span>
             </div>
           </div>
           <button

@@ -4,15 +4,10 @@ import { loadStripe } from "@stripe/stripe-js/pure";
 import { useEffect, useId, useRef, useState } from "react";
 import { ApiError, api } from "../lib/api";
 import { PREMIUM_PRICE } from "../lib/constants";
+import { BILLING_MESSAGES } from "../lib/messages";
 import { flashToast, notify } from "../lib/toast";
-import type { CurrentUser } from "../lib/types";
+import type { CurrentUser, SubscribeAnswer } from "../lib/types";
 import { $user, refreshUser, seedUser } from "../stores/user";
-
-const MESSAGES = {
-  notConfigured: "Payments are not configured on this server.",
-  noClientSecret: "Failed to initialize payment. Please try again.",
-  requestFailed: "Failed to create subscription. Please try again.",
-} as const;
 
 export const PREMIUM_FEATURES = [
   { title: "Affiliate links", text: "Add a shop link to every supplement and earn from your recommendations." },
@@ -31,8 +26,8 @@ type Phase =
 const goHomeAsPremium = () => {
   flashToast({
     kind: "success",
-    title: "Already Premium",
-    description: "You already have an active premium subscription.",
+    title: BILLING_MESSAGES.alreadyPremiumTitle,
+    description: BILLING_MESSAGES.alreadyPremium,
   });
   window.location.replace("/");
 };
@@ -155,15 +150,15 @@ function PaymentForm({ stripe, clientSecret }: { stripe: Stripe; clientSecret: s
       redirect: "if_required",
     });
     if (error) {
-      notify.error(error.message ?? "Your payment could not be completed.", "Payment Failed");
+      notify.error(error.message ?? BILLING_MESSAGES.paymentFailed, BILLING_MESSAGES.paymentFailedTitle);
       setProcessing(false);
       return;
     }
     await waitForPremium();
     flashToast({
       kind: "success",
-      title: "Welcome to Premium!",
-      description: "Your subscription has been activated successfully.",
+      title: BILLING_MESSAGES.activatedTitle,
+      description: BILLING_MESSAGES.activated,
     });
     window.location.assign("/");
   }
@@ -208,7 +203,7 @@ export default function SubscribeFlow({
       ? { kind: "redirecting" }
       : publishableKey
         ? { kind: "loading" }
-        : { kind: "error", message: MESSAGES.notConfigured },
+        : { kind: "error", message: BILLING_MESSAGES.notConfigured },
   );
   const started = useRef(false);
 
@@ -223,7 +218,7 @@ export default function SubscribeFlow({
     (async () => {
       let clientSecret: string | null;
       try {
-        ({ clientSecret } = await api.post<{ clientSecret: string | null }>("/api/get-or-create-subscription"));
+        ({ clientSecret } = await api.post<SubscribeAnswer>("/api/get-or-create-subscription"));
       } catch (error) {
         // Premium since this page was rendered (another tab, a late webhook)?
         if (error instanceof ApiError && error.status === 400) {
@@ -234,11 +229,11 @@ export default function SubscribeFlow({
             return;
           }
         }
-        setPhase({ kind: "error", message: MESSAGES.requestFailed });
+        setPhase({ kind: "error", message: BILLING_MESSAGES.createFailed });
         return;
       }
       if (!clientSecret) {
-        setPhase({ kind: "error", message: MESSAGES.noClientSecret });
+        setPhase({ kind: "error", message: BILLING_MESSAGES.paymentInitFailed });
         return;
       }
       try {
@@ -246,7 +241,7 @@ export default function SubscribeFlow({
         if (!stripe) throw new Error("Stripe.js did not load");
         setPhase({ kind: "ready", stripe, clientSecret });
       } catch {
-        setPhase({ kind: "error", message: MESSAGES.noClientSecret });
+        setPhase({ kind: "error", message: BILLING_MESSAGES.paymentInitFailed });
       }
     })();
   }, [initialUser.isPremium, publishableKey]);

@@ -2,7 +2,8 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState } from "react";
 import Modal from "../components/Modal";
 import { ApiError, errorMessage } from "../lib/api";
-import { DEFAULT_QUANTITY_TYPE, QUANTITY_TYPES } from "../lib/constants";
+import { DEFAULT_QUANTITY_TYPE, NOTES_MAX, QUANTITY_TYPES, SUPPLEMENT_TEXT_MAX } from "../lib/constants";
+import { SUPPLEMENT_MESSAGES } from "../lib/messages";
 import { notify } from "../lib/toast";
 import type { CurrentUser, Supplement } from "../lib/types";
 import { supplementInputSchema } from "../lib/validation";
@@ -68,10 +69,10 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
     try {
       if (editing) {
         await updateSupplement(editing.id, parsed.data);
-        notify.success("Supplement updated successfully!");
+        notify.success(SUPPLEMENT_MESSAGES.updated);
       } else {
         await addSupplement(parsed.data);
-        notify.success("Supplement added successfully!");
+        notify.success(SUPPLEMENT_MESSAGES.added);
       }
       $dialog.set(null);
     } catch (error) {
@@ -81,7 +82,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
         for (const [key, list] of Object.entries(error.errors)) found[key as Field] = list[0];
         setErrors(found);
       }
-      notify.error(errorMessage(error, editing ? "Failed to update supplement" : "Failed to add supplement"));
+      notify.error(errorMessage(error, editing ? SUPPLEMENT_MESSAGES.updateFailed : SUPPLEMENT_MESSAGES.addFailed));
     }
   }
 
@@ -113,7 +114,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
             placeholder="e.g., Vitamin D3"
             value={values.name}
             onChange={set("name")}
-            maxLength={100}
+            maxLength={SUPPLEMENT_TEXT_MAX}
             aria-invalid={errors.name ? true : undefined}
             aria-describedby={describedBy("name")}
           />
@@ -149,7 +150,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
             placeholder="e.g., 2 capsules daily"
             value={values.frequency}
             onChange={set("frequency")}
-            maxLength={100}
+            maxLength={SUPPLEMENT_TEXT_MAX}
             aria-invalid={errors.frequency ? true : undefined}
             aria-describedby={describedBy("frequency")}
           />
@@ -183,7 +184,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
                 placeholder="Why you take it, how it works for you..."
                 value={values.notes}
                 onChange={set("notes")}
-                maxLength={1000}
+                maxLength={NOTES_MAX}
                 aria-invalid={errors.notes ? true : undefined}
                 aria-describedby={describedBy("notes")}
               />

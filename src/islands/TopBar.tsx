@@ -1,4 +1,5 @@
 import { useStore } from "@nanostores/react";
+import { PRODUCT_NAME } from "../lib/constants";
 import type { CurrentUser } from "../lib/types";
 import { $user, seedUser } from "../stores/user";
 import Menu from "../components/Menu";
@@ -29,7 +30,7 @@ export default function TopBar({ user: initial, path }: Props) {
               <rect width="32" height="32" rx="8" fill="#047857" />
               <path d="M9 21h14M9 16h14M9 11h14" stroke="#fff" strokeWidth="3" strokeLinecap="round" />
             </svg>
-            <span className="hidden sm:inline">StackTrack</span>
+            <span className="hidden sm:inline">{PRODUCT_NAME}</span>
           </a>
           <div className="flex items-center gap-1">
             <a href="/" className={linkClass(path === "/")} aria-current={path === "/" ? "page" : undefined}>

@@ -3,6 +3,9 @@
  * JSON (FormData as multipart). A non-OK answer throws an ApiError whose message is
  * the server's `message` (the text the toasts show), never retried.
  */
+import { COMMON_MESSAGES } from "./messages";
+import type { PublicProfile } from "./types";
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -14,8 +17,13 @@ export class ApiError extends Error {
   }
 }
 
-export async function apiRequest<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, credentials: "include", headers: { Accept: "application/json" } };
+export async function apiRequest<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<T> {
+  const init: RequestInit = { method, credentials: "include", headers: { Accept: "application/json" }, signal };
   if (body instanceof FormData) init.body = body;
   else if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -24,8 +32,9 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
   let response: Response;
   try {
     response = await fetch(path, init);
-  } catch {
-    throw new ApiError(0, "Network error. Please check your connection and try again.");
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError(0, COMMON_MESSAGES.networkError);
   }
   const text = await response.text();
   let data: unknown;
@@ -44,11 +53,26 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
 }
 
 export const api = {
-  get: <T>(path: string) => apiRequest<T>("GET", path),
+  get: <T>(path: string, options?: { signal?: AbortSignal }) => apiRequest<T>("GET", path, undefined, options),
   post: <T>(path: string, body?: unknown) => apiRequest<T>("POST", path, body ?? {}),
   put: <T>(path: string, body?: unknown) => apiRequest<T>("PUT", path, body ?? {}),
   delete: <T>(path: string) => apiRequest<T>("DELETE", path),
 };
+
+/**
+ * The live username check: whether a public profile answers under `name` (taken). Any
+ * refusal (404, 400, 429, 5xx) counts as not found; the server has the last word on submit.
+ * Throws when the server could not be reached or `signal` aborted the request.
+ */
+export async function profileExists(name: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await api.get<PublicProfile>(`/api/profile/${encodeURIComponent(name)}`, { signal });
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status > 0) return false;
+    throw error;
+  }
+}
 
 /** The server's message when it sent one, otherwise the screen's fallback. */
 export function errorMessage(error: unknown, fallback: string): string {

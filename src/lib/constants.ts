@@ -32,6 +32,24 @@ export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
+/** The characters a username is made of (its length is USERNAME_MIN..USERNAME_MAX; see usernameSchema). */
+export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
+/** `/{name}`: the path of a public profile page, when the name passes the username rule (isValidUsername). */
+export const PROFILE_PATH = /^\/([^/]+)$/;
+
+/** Where uploaded images are served: `/images/<id>.webp`. */
+export const IMAGES_PREFIX = "/images/";
+const IMAGE_ID = "[A-Za-z0-9_-]{16,64}";
+/** The file part of an image URL (`<id>.webp`); group 1 is the id. */
+export const IMAGE_FILE = new RegExp(`^(${IMAGE_ID})\\.webp$`);
+/** An uploaded image's path, exactly (no query, no dots, no encoding); group 1 is the id. */
+export const UPLOADED_IMAGE_PATH = new RegExp(`^${IMAGES_PREFIX}(${IMAGE_ID})\\.webp$`);
+/** The path an uploaded image is served at. */
+export const imagePath = (id: string) => `${IMAGES_PREFIX}${id}.webp`;
+
+/** The username box takes a little more than USERNAME_MAX, so the too-long message can show. */
+export const USERNAME_INPUT_MAX = USERNAME_MAX + 10;
+
 /** The live username check starts at this many characters. */
 export const USERNAME_CHECK_MIN = USERNAME_MIN;
 
@@ -76,7 +94,7 @@ export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
   "privacy",
   "www",
   "mail",
-  "stacktrack",
+  PRODUCT_NAME.toLowerCase(),
   "premium",
   "pricing",
   "security",
@@ -101,3 +119,8 @@ export const SOCIAL_LINKS = [
 ] as const;
 export type SocialField = (typeof SOCIAL_LINKS)[number]["field"];
 export const SOCIAL_FIELDS = SOCIAL_LINKS.map((l) => l.field) as SocialField[];
+
+/** The eight social links of a row (any object with those fields), in SOCIAL_LINKS' order. */
+export function socialLinksOf(row: { [F in SocialField]: string | null }): { [F in SocialField]: string | null } {
+  return Object.fromEntries(SOCIAL_FIELDS.map((field) => [field, row[field]])) as { [F in SocialField]: string | null };
+}

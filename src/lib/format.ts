@@ -1,4 +1,8 @@
 /** Small formatting rules used on both sides. */
+import { PRODUCT_NAME } from "./constants";
+
+/** A page's <title>: 'Dashboard · <product>'. */
+export const pageTitle = (title: string): string => `${title} · ${PRODUCT_NAME}`;
 
 /** The avatar's letter: username, then e-mail, then 'U'. */
 export function avatarInitial(user: { username?: string | null; email?: string | null } | null | undefined): string {
@@ -12,12 +16,4 @@ export function memberSince(date: string | Date | null | undefined): string {
   const d = typeof date === "string" ? new Date(date) : date;
   if (Number.isNaN(d.getTime())) return "N/A";
   return d.toLocaleDateString("en-US", { month: "short", year: "numeric", timeZone: "UTC" });
-}
-
-/** A long date ('December 22, 2026') for billing dates. */
-export function longDate(date: string | Date | null | undefined): string {
-  if (!date) return "N/A";
-  const d = typeof date === "string" ? new Date(date) : date;
-  if (Number.isNaN(d.getTime())) return "N/A";
-  return d.toLocaleDateString("en-US", { month: "long", day: "numeric", year: "numeric", timeZone: "UTC" });
 }

@@ -11,33 +11,23 @@ import {
   PASSWORD_MAX,
   PASSWORD_MIN,
   QUANTITY_TYPES,
+  SOCIAL_FIELDS,
+  type SocialField,
   SUPPLEMENT_TEXT_MAX,
+  UPLOADED_IMAGE_PATH,
   URL_MAX,
+  USERNAME_PATTERN,
   USERNAME_MAX,
   USERNAME_MIN,
 } from "./constants";
-
-export const MESSAGES = {
-  usernameShort: "Username must be at least 3 characters",
-  usernameLong: "Username must be less than 50 characters",
-  usernameChars: "Username can only contain letters, numbers, and underscores",
-  usernameTaken: "Username is already taken",
-  bioLong: "Bio must be at most 500 characters",
-  url: "Please enter a valid URL",
-  imageType: "Please select a valid image file",
-  imageSize: "Image must be smaller than 5MB",
-  tooManySupplements: `You can track at most ${MAX_SUPPLEMENTS} supplements`,
-  nameRequired: "Please enter your name",
-  nameLong: `Name must be at most ${NAME_MAX} characters`,
-  nameChars: "Name cannot contain control characters",
-} as const;
+import { ACCOUNT_MESSAGES, MESSAGES, SUPPLEMENT_MESSAGES } from "./messages";
 
 export const usernameSchema = z
   .string({ message: MESSAGES.usernameShort })
   .trim()
   .min(USERNAME_MIN, MESSAGES.usernameShort)
   .max(USERNAME_MAX, MESSAGES.usernameLong)
-  .regex(/^[A-Za-z0-9_]+$/, MESSAGES.usernameChars);
+  .regex(USERNAME_PATTERN, MESSAGES.usernameChars);
 
 /** Whether `name` passes the username rule (the one above): what may be looked up or cached as a profile. */
 export const isValidUsername = (name: string): boolean => {
@@ -91,8 +81,6 @@ export const AVATAR_PROVIDER_HOSTS: Record<AvatarProvider, (host: string) => boo
   google: (host) => /^lh[3-6]\.googleusercontent\.com$/.test(host),
 };
 
-export const UPLOADED_IMAGE_PATH = /^\/images\/([A-Za-z0-9_-]{16,64})\.webp$/;
-
 export function avatarSource(value: string | null | undefined): AvatarSource | null {
   if (value === null || value === undefined || value === "") return { kind: "none" };
   if (typeof value !== "string" || value.length > URL_MAX) return null;
@@ -130,65 +118,56 @@ export const nameSchema = z
   .max(NAME_MAX, MESSAGES.nameLong)
   .refine((v) => !CONTROL_CHARACTERS.test(v), MESSAGES.nameChars);
 
+/** Each of the eight social links: an http(s) URL or empty, optional. */
+const socialUrlSchemas = Object.fromEntries(
+  SOCIAL_FIELDS.map((field) => [field, optionalUrlSchema.optional()]),
+) as Record<SocialField, z.ZodOptional<typeof optionalUrlSchema>>;
+
 /** PUT /api/profile: any subset of the editable fields; unknown fields are ignored. */
 export const profileUpdateSchema = z.object({
   username: usernameSchema.optional(),
   bio: bioSchema.optional(),
   profileImageUrl: z.string({ message: MESSAGES.url }).trim().pipe(avatarUrlSchema).optional(),
-  instagramUrl: optionalUrlSchema.optional(),
-  twitterUrl: optionalUrlSchema.optional(),
-  facebookUrl: optionalUrlSchema.optional(),
-  youtubeUrl: optionalUrlSchema.optional(),
-  tiktokUrl: optionalUrlSchema.optional(),
-  linkedinUrl: optionalUrlSchema.optional(),
-  etsyUrl: optionalUrlSchema.optional(),
-  websiteUrl: optionalUrlSchema.optional(),
+  ...socialUrlSchemas,
   // Issue 14: the public page's switches (premium content; stored for everyone).
   showNotes: z.boolean({ message: "Show notes must be true or false" }).optional(),
   showAffiliateLinks: z.boolean({ message: "Show affiliate links must be true or false" }).optional(),
 });
-export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
-
-/** The profile setup form. */
-export const profileSetupSchema = z.object({
-  username: usernameSchema,
-  bio: bioSchema.optional(),
-});
 
 const requiredText = (label: string) =>
   z
-    .string({ message: `${label} is required` })
+    .string({ message: SUPPLEMENT_MESSAGES.required(label) })
     .trim()
-    .min(1, `${label} is required`)
-    .max(SUPPLEMENT_TEXT_MAX, `${label} must be at most ${SUPPLEMENT_TEXT_MAX} characters`);
+    .min(1, SUPPLEMENT_MESSAGES.required(label))
+    .max(SUPPLEMENT_TEXT_MAX, SUPPLEMENT_MESSAGES.textLong(label));
 
 /** The supplement form: add and edit alike. */
 export const supplementInputSchema = z.object({
   name: requiredText("Name"),
-  quantityType: z.enum(QUANTITY_TYPES, { message: "Please choose a quantity type" }),
+  quantityType: z.enum(QUANTITY_TYPES, { message: SUPPLEMENT_MESSAGES.quantityType }),
   frequency: requiredText("Frequency"),
   affiliateLink: optionalUrlSchema.nullish(),
   notes: z
-    .string({ message: "Notes must be text" })
+    .string({ message: SUPPLEMENT_MESSAGES.notesText })
     .trim()
-    .max(NOTES_MAX, `Notes must be at most ${NOTES_MAX} characters`)
+    .max(NOTES_MAX, SUPPLEMENT_MESSAGES.notesLong)
     .nullish(),
 });
 export type SupplementInput = z.infer<typeof supplementInputSchema>;
 
 export const reorderSchema = z.object({
   supplementIds: z
-    .array(z.number({ message: "supplementIds must be a list of supplement ids" }).int().positive(), {
-      message: "supplementIds must be a list of supplement ids",
+    .array(z.number({ message: SUPPLEMENT_MESSAGES.supplementIds }).int().positive(), {
+      message: SUPPLEMENT_MESSAGES.supplementIds,
     })
-    .max(MAX_SUPPLEMENTS, "supplementIds must be a list of supplement ids"),
+    .max(MAX_SUPPLEMENTS, SUPPLEMENT_MESSAGES.supplementIds),
 });
 
-export const emailSchema = z.email({ message: "Please enter a valid e-mail address" });
+export const emailSchema = z.email({ message: ACCOUNT_MESSAGES.email });
 export const passwordSchema = z
   .string()
-  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
-  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`);
+  .min(PASSWORD_MIN, ACCOUNT_MESSAGES.passwordShort)
+  .max(PASSWORD_MAX, ACCOUNT_MESSAGES.passwordLong);
 
 export const signUpSchema = z.object({
   name: nameSchema,
@@ -197,5 +176,5 @@ export const signUpSchema = z.object({
 });
 export const signInSchema = z.object({
   email: emailSchema,
-  password: z.string().min(1, "Please enter your password"),
+  password: z.string().min(1, ACCOUNT_MESSAGES.passwordRequired),
 });

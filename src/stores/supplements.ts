@@ -5,6 +5,7 @@
  */
 import { atom } from "nanostores";
 import { api } from "../lib/api";
+import { SUPPLEMENT_MESSAGES } from "../lib/messages";
 import { notify } from "../lib/toast";
 import type { Supplement } from "../lib/types";
 import type { SupplementInput } from "../lib/validation";
@@ -51,7 +52,7 @@ export async function deleteSupplement(id: number) {
   try {
     await api.delete(`/api/supplements/${id}`);
   } catch {
-    notify.error("Failed to delete supplement");
+    notify.error(SUPPLEMENT_MESSAGES.deleteFailed);
     await restoreFromServer(before);
   }
 }
@@ -63,7 +64,7 @@ export async function reorderSupplements(ordered: Supplement[]) {
   try {
     await api.put<Supplement[]>("/api/supplements/reorder", { supplementIds: ordered.map((s) => s.id) });
   } catch {
-    notify.error("Failed to reorder supplements");
+    notify.error(SUPPLEMENT_MESSAGES.reorderFailed);
     await restoreFromServer(before);
   }
 }

@@ -30,6 +30,7 @@ import { users } from "../../db/schema";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { ROOT, skipWithoutBuild } from "../support/process";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 
 type Persona = "out" | "other" | "free" | "premium" | "noname";
 const PERSONAS: Persona[] = ["out", "other", "free", "premium", "noname"];
@@ -170,7 +171,7 @@ const redirectToLogin = (path: string): Expect => ({
   status: 302,
   location: new RegExp(`^/api/login\\?redirectTo=${encodeURIComponent(path).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`),
 });
-const SETUP = { status: 200, contains: "Welcome to StackTrack" } satisfies Expect;
+const SETUP = { status: 200, contains: `Welcome to ${PRODUCT_NAME}` } satisfies Expect;
 const all = (cell: Cell): Record<Persona, Cell> => ({
   out: cell,
   other: cell,

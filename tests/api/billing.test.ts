@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { BILLING_MESSAGES } from "../../api/billing";
+import { BILLING_MESSAGES } from "../../src/lib/messages";
 import { stripeEvents } from "../../db/schema";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { ROOT } from "../support/process";

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
 import { users } from "../../db/schema";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 import { freePort, type ServerProcess, skipWithoutBuild, spawnServer, startServer } from "../support/process";
 
 describe.skipIf(skipWithoutBuild("data-dir-lock.test.ts: one data folder, one process"))(
@@ -44,7 +45,7 @@ describe.skipIf(skipWithoutBuild("data-dir-lock.test.ts: one data folder, one pr
       const code = await Promise.race([second.exited, Bun.sleep(8000).then(() => "still running" as const)]);
       expect(code).not.toBe("still running");
       expect(code).not.toBe(0);
-      expect(second.output()).toContain("in use by another StackTrack process");
+      expect(second.output()).toContain(`in use by another ${PRODUCT_NAME} process`);
       expect(second.output()).toContain(String(first.proc.pid));
 
       // The first is unharmed.

@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from "../support/db";
 import { type ServerProcess, skipWithoutBuild, startServer } from "../support/process";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, insertSupplements, uniqueName, userRow } from "../support/users";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 
 const TAKEN = "Username is already taken";
 const SHORT = "Username must be at least 3 characters";
@@ -586,7 +587,7 @@ describe.skipIf(skipWithoutBuild("profile.test.ts: the /{username} page (bun ser
 
     test("server-rendered head: title, description from the bio, canonical with the stored spelling", async () => {
       const html = await (await fetch(`${server.url}/page_owner`)).text();
-      expect(html).toContain("<title>@Page_Owner · StackTrack</title>");
+      expect(html).toContain(`<title>@Page_Owner · ${PRODUCT_NAME}</title>`);
       expect(html).toMatch(/<link[^>]+rel="canonical"[^>]+href="http:\/\/127\.0\.0\.1:\d+\/Page_Owner"/);
       expect(html).toMatch(/<meta[^>]+(property|name)="og:title"/);
       // The description is the bio, inside a quoted attribute whose quotes are escaped.

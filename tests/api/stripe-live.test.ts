@@ -15,6 +15,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Stripe from "stripe";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, userRow } from "../support/users";
 
@@ -39,7 +40,7 @@ describe.skipIf(!enabled)("billing against a real Stripe test account", () => {
       const found = await stripe.prices.list({ lookup_keys: ["stacktrack_premium_monthly"], active: true, limit: 1 });
       priceId = found.data[0]?.id;
       if (!priceId)
-        throw new Error("No StackTrack price in this account: run `bun run stripe:setup` with this key first.");
+        throw new Error(`No ${PRODUCT_NAME} price in this account: run \`bun run stripe:setup\` with this key first.`);
     }
     api = await startApi({
       STRIPE_SECRET_KEY: KEY,

@@ -7,6 +7,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { expectToast, gotoHydrated, waitForHydration } from "../support/e2e-ui";
 import { newCredentials, signUpWithApi, uniqueUsername } from "../support/e2e-users";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 
 const TAKEN = "Username is already taken";
 
@@ -47,7 +48,7 @@ test.describe("accounts", () => {
     await fillSignUp(page, me);
 
     // Signed in without a username: the setup screen.
-    await expect(page.getByRole("heading", { name: "Welcome to StackTrack" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: `Welcome to ${PRODUCT_NAME}` })).toBeVisible();
     await waitForHydration(page);
     await expect(page.getByText(me.email)).toBeVisible();
     const field = usernameField(page);
@@ -74,7 +75,7 @@ test.describe("accounts", () => {
     await expectToast(
       page,
       "Profile Setup Complete!",
-      "Welcome to StackTrack! You can now start tracking your supplements and equipment.",
+      `Welcome to ${PRODUCT_NAME}! You can now start tracking your supplements and equipment.`,
     );
     await expect(page.getByRole("heading", { name: `Welcome back, @${mine}` })).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
@@ -128,7 +129,7 @@ test.describe("accounts", () => {
     await expect(page.getByText("Username must be less than 50 characters")).toBeVisible();
     await field.fill("bad name!");
     await expect(page.getByText("Username can only contain letters, numbers, and underscores")).toBeVisible();
-    await expect(page.getByRole("heading", { name: "Welcome to StackTrack" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: `Welcome to ${PRODUCT_NAME}` })).toBeVisible();
 
     // Reserved names count as taken.
     for (const reserved of ["admin", "Dashboard", "api"]) {
@@ -146,7 +147,7 @@ test.describe("accounts", () => {
     await submit.click();
     await expect(page.getByRole("alert").filter({ hasText: TAKEN })).toBeVisible();
     await expect(page.getByText("Setup Failed")).toHaveCount(0);
-    await expect(page.getByRole("heading", { name: "Welcome to StackTrack" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: `Welcome to ${PRODUCT_NAME}` })).toBeVisible();
   });
 
   test("a failure other than a taken name toasts 'Setup Failed'", async ({ page, baseURL }) => {
@@ -161,7 +162,7 @@ test.describe("accounts", () => {
     await expect(page.getByText("Username is available")).toBeVisible();
     await page.getByRole("button", { name: "Complete Setup" }).click();
     await expectToast(page, "Setup Failed", "Failed to set up profile. Please try again.");
-    await expect(page.getByRole("heading", { name: "Welcome to StackTrack" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: `Welcome to ${PRODUCT_NAME}` })).toBeVisible();
   });
 
   test("gating: without a username every signed-in page is the setup screen; /{username} stays public", async ({
@@ -173,7 +174,7 @@ test.describe("accounts", () => {
     await signUpWithApi(page.request, baseURL as string, { username: null });
     for (const path of ["/", "/profile/edit", "/subscribe", "/billing"]) {
       await page.goto(path);
-      await expect(page.getByRole("heading", { name: "Welcome to StackTrack" }), path).toBeVisible();
+      await expect(page.getByRole("heading", { name: `Welcome to ${PRODUCT_NAME}` }), path).toBeVisible();
     }
     // The top bar has no 'My Profile' link without a username.
     await expect(page.getByRole("link", { name: "Dashboard" })).toBeVisible();
@@ -250,7 +251,7 @@ test.describe("accounts", () => {
 
     await signUpWithApi(page.request, baseURL as string, { username: null });
     await gotoHydrated(page, "/");
-    await expect(page.getByRole("heading", { name: "Welcome to StackTrack" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: `Welcome to ${PRODUCT_NAME}` })).toBeVisible();
     await expectNoA11yViolations(page);
     await usernameField(page).fill("admin");
     await expect(page.getByRole("alert").filter({ hasText: TAKEN })).toBeVisible();

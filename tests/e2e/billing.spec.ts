@@ -12,11 +12,12 @@ import { expectErrorToast, expectToast, gotoHydrated, waitForHydration } from ".
 import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
 import { becomePremium, routeStripe, startServerWithoutStripe, STRIPE_URL, type StripeTraffic } from "./stripe-double";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 
 const DECLINED = "4000 0000 0000 0002";
 /**
  * At phone width the top bar's logo link (TopBar.tsx, not a billing file) loses its only
- * text ('StackTrack' is `hidden sm:inline`) and axe reports link-name there. The pages are
+ * text (the product name is `hidden sm:inline`) and axe reports link-name there. The pages are
  * scanned whole at desktop width; at phone width this one known top-bar issue is left out.
  */
 const PHONE_A11Y = { exclude: ['header nav > div > a[href="/"]'] };
@@ -109,7 +110,7 @@ test.describe("premium billing", () => {
     await main.getByRole("button", { name: "Manage Payment Methods" }).click();
     await expect(page).toHaveURL(new RegExp(`^${STRIPE_URL}/portal/bps_`));
     await expect(page.getByRole("heading", { name: "Billing portal" })).toBeVisible();
-    await page.getByRole("link", { name: "Return to StackTrack" }).click();
+    await page.getByRole("link", { name: `Return to ${PRODUCT_NAME}` }).click();
     await expect(page).toHaveURL(`${base}/billing`);
     await waitForHydration(page);
     await page.getByRole("button", { name: "View Billing History" }).click();

@@ -1,6 +1,7 @@
 /** The platform issue: the landing page for signed-out visitors, and the not-found page. */
 import { expect, test } from "@playwright/test";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 
 const LOG_IN_LINKS = ["Log In", "Start Tracking", "Get Started Free"];
 const FEATURES = ["Supplement Tracking", "Public Profiles", "Premium Features"];
@@ -9,10 +10,10 @@ test.describe("landing page (signed out)", () => {
   test("shows the top bar, hero, feature cards, call to action and footer", async ({ page }) => {
     const response = await page.goto("/");
     expect(response?.status()).toBe(200);
-    await expect(page).toHaveTitle(/StackTrack/);
+    await expect(page).toHaveTitle(new RegExp(PRODUCT_NAME));
 
     const banner = page.getByRole("banner");
-    await expect(banner).toContainText("StackTrack");
+    await expect(banner).toContainText(PRODUCT_NAME);
     await expect(banner.getByRole("link", { name: "Log In", exact: true })).toBeVisible();
 
     await expect(page.getByRole("heading", { level: 1, name: "Track Your Health Journey" })).toBeVisible();
@@ -23,7 +24,7 @@ test.describe("landing page (signed out)", () => {
     }
 
     const year = new Date().getFullYear();
-    await expect(page.getByRole("contentinfo")).toContainText(`© ${year} StackTrack. All rights reserved.`);
+    await expect(page.getByRole("contentinfo")).toContainText(`© ${year} ${PRODUCT_NAME}. All rights reserved.`);
   });
 
   test("every log-in button is a plain link to /api/login", async ({ page }) => {

@@ -9,6 +9,7 @@ import sharp from "sharp";
 import { expectErrorToast, expectToast, gotoHydrated } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi, uniqueUsername } from "../support/e2e-users";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 
 /** The eight links: form label, button text on the public page, a URL. */
 const LINKS = [
@@ -47,7 +48,7 @@ async function expectPublicProfile(
   supplements: [string, string, string][],
   avatar?: string,
 ) {
-  await expect(page).toHaveTitle(`@${username} · StackTrack`);
+  await expect(page).toHaveTitle(`@${username} · ${PRODUCT_NAME}`);
   await expect(page.getByRole("heading", { level: 1, name: `@${username}` })).toBeVisible();
   await expect(page.getByText(bio, { exact: true })).toBeVisible();
   if (avatar) {

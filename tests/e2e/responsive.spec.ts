@@ -18,6 +18,7 @@ import { gotoHydrated } from "../support/e2e-ui";
 import { addSupplements, apiCall, type SupplementSeed, signUpWithApi } from "../support/e2e-users";
 import { becomePremium, routeStripe, startServerWithoutStripe } from "./stripe-double";
 import { horizontalOverflow } from "./support";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 
 /** Width → a phone's, a tablet's or a laptop's height. */
 const VIEWPORTS = [
@@ -200,7 +201,7 @@ test.describe("profile setup (signed in, no username yet)", () => {
     expect(res.status(), await res.text()).toBe(200);
     await sweep(page, "profile setup", async (p) => {
       await gotoHydrated(p, "/");
-      await expect(p.getByRole("heading", { name: "Welcome to StackTrack" })).toBeVisible();
+      await expect(p.getByRole("heading", { name: `Welcome to ${PRODUCT_NAME}` })).toBeVisible();
       await expect(p.getByText(email)).toBeVisible();
     });
     await sweep(page, "profile setup, long username typed", async (p) => {

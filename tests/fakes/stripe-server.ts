@@ -1,6 +1,6 @@
 /**
  * A Stripe-compatible HTTP server for tests: the app's real `stripe` SDK talks to it
- * through STRIPE_API_BASE. It keeps state for the calls StackTrack (and its setup
+ * through STRIPE_API_BASE. It keeps state for the calls the app (and its setup
  * script) makes, answers in Stripe's wire format, records every request, and sends
  * webhooks signed with the SDK's own signing code.
  *
@@ -26,6 +26,7 @@
  * runs the journey against a real Stripe test account for that.
  */
 import Stripe from "stripe";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 
 export const FAKE_API_VERSION = "2026-10-28.endive";
 export const DECLINED_CARD = "4000000000000002";
@@ -190,7 +191,7 @@ export class FakeStripe {
     this.webhookUrl = options.webhookUrl;
     this.autoDeliver = options.autoDeliver ?? true;
     this.signer = new Stripe(this.secretKey);
-    const product = this.createProduct({ name: "StackTrack Premium" });
+    const product = this.createProduct({ name: `${PRODUCT_NAME} Premium` });
     this.priceId = this.createPrice({
       product: product.id,
       unit_amount: "499",
@@ -425,7 +426,7 @@ export class FakeStripe {
       id: invoiceId,
       object: "invoice",
       account_country: "US",
-      account_name: "StackTrack (fake)",
+      account_name: `${PRODUCT_NAME} (fake)`,
       account_tax_ids: null,
       amount_due: amount,
       amount_overpaid: 0,
@@ -1097,7 +1098,7 @@ export class FakeStripe {
     const customer = this.customers.get(session.customer);
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Billing portal (fake Stripe)</title></head>
 <body><main><h1>Billing portal</h1><p>Customer: ${esc(customer?.email ?? session.customer)}</p>
-<p><a href="${esc(session.return_url ?? "/")}">Return to StackTrack</a></p></main></body></html>`;
+<p><a href="${esc(session.return_url ?? "/")}">Return to ${esc(PRODUCT_NAME)}</a></p></main></body></html>`;
     return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
   }
 }

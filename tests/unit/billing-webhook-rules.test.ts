@@ -1,12 +1,13 @@
 /**
- * The pure rules of the Stripe webhook (api/billing.ts): which statuses are premium, and which
+ * The pure rules of the Stripe webhook (api/billing/sync.ts, api/billing/webhook.ts): which statuses are premium, and which
  * subscription (and whose) each event type is about. Written to kill the mutants StrykerJS
  * makes of the webhook's code (TESTING.md); the webhook itself is tested against the fake
  * Stripe in tests/api/billing.test.ts.
  */
 import { describe, expect, test } from "bun:test";
 import type Stripe from "stripe";
-import { isPremiumStatus, subscriptionRef } from "../../api/billing";
+import { isPremiumStatus } from "../../api/billing/sync";
+import { subscriptionRef } from "../../api/billing/webhook";
 
 describe("webhook rules: isPremiumStatus", () => {
   test.each(["active", "trialing"])("%s is premium", (status) => {

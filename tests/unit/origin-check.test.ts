@@ -35,7 +35,7 @@ describe("isCrossOriginWrite for https://stacktrack.example", () => {
     ["a subdomain", "https://www.stacktrack.example"],
     ["a parent-less look-alike", "https://evilstacktrack.example"],
     ["upper case", SITE.toUpperCase()],
-    ["upper-case host", "https://StackTrack.example"],
+    ["upper-case host", "https://MyApp.example"],
     ["a user name before our host", `https://evil.example@stacktrack.example`],
     ["two values", `${SITE}, https://evil.example`],
     ["null", "null"],

@@ -9,10 +9,8 @@ import {
   bioSchema,
   emailSchema,
   isHttpUrl,
-  MESSAGES,
   optionalUrlSchema,
   passwordSchema,
-  profileSetupSchema,
   profileUpdateSchema,
   reorderSchema,
   signInSchema,
@@ -20,6 +18,7 @@ import {
   supplementInputSchema,
   usernameSchema,
 } from "../../src/lib/validation";
+import { MESSAGES } from "../../src/lib/messages";
 
 /** The messages a value is refused with, or "ok" and the parsed value. */
 function check<S extends z.ZodType>(
@@ -195,15 +194,6 @@ describe("profileUpdateSchema", () => {
     expect(accepted(profileUpdateSchema, { username: " new_name " })).toEqual({ username: "new_name" });
     expect(refused(profileUpdateSchema, { username: "no" })).toEqual([MESSAGES.usernameShort]);
     expect(refused(profileUpdateSchema, { bio: "b".repeat(501) })).toEqual([MESSAGES.bioLong]);
-  });
-});
-
-describe("profileSetupSchema", () => {
-  test("a username is required; a bio is optional", () => {
-    expect(accepted(profileSetupSchema, { username: "abc" })).toEqual({ username: "abc" });
-    expect(accepted(profileSetupSchema, { username: "abc", bio: "hi" })).toEqual({ username: "abc", bio: "hi" });
-    expect(refused(profileSetupSchema, {})).toEqual([MESSAGES.usernameShort]);
-    expect(refused(profileSetupSchema, { username: "abc", bio: "b".repeat(501) })).toEqual([MESSAGES.bioLong]);
   });
 });
 

@@ -1,4 +1,4 @@
-// A minimal Astro adapter for StackTrack's own Bun server (server.ts): the built
+// A minimal Astro adapter for the app's own Bun server (server.ts): the built
 // server entry exports `render(request, locals)`, and server.ts decides what reaches it.
 export default function stacktrackAdapter() {
   return {
@@ -8,7 +8,7 @@ export default function stacktrackAdapter() {
         setAdapter({
           name: "stacktrack-bun",
           entrypointResolution: "auto",
-          serverEntrypoint: new URL("./entry.ts", import.meta.url),
+          serverEntrypoint: new URL("./astro-entry.ts", import.meta.url),
           supportedAstroFeatures: {
             staticOutput: "stable",
             serverOutput: "stable",

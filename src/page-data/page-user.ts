@@ -1,10 +1,13 @@
 /** Who is looking at a server-rendered page, resolved once per request. */
 import type { AstroGlobal } from "astro";
-import { clearingCookie, getSessionUser, sessionCookieNames, toUserJson, type UserJson } from "../../api/auth";
+import { getSessionUser } from "../../api/auth";
 import { getContext } from "../../api/context";
+import { toUserJson } from "../../api/queries/user";
+import { clearingCookie, sessionCookieNames } from "../../api/session-cookie";
 import { resolveReturnPath } from "../lib/return-path";
+import type { CurrentUser } from "../lib/types";
 
-export async function pageUser(Astro: Pick<AstroGlobal, "locals" | "request">): Promise<UserJson | null> {
+export async function pageUser(Astro: Pick<AstroGlobal, "locals" | "request">): Promise<CurrentUser | null> {
   if (Astro.locals.user !== undefined) return Astro.locals.user;
   const ctx = await getContext();
   const row = await getSessionUser(ctx, Astro.request.headers);
@@ -16,7 +19,7 @@ export async function pageUser(Astro: Pick<AstroGlobal, "locals" | "request">): 
 /** For pages that need a signed-in user: the user, or a redirect to sign in and back. */
 export async function requirePageUser(
   Astro: Pick<AstroGlobal, "locals" | "request" | "url" | "redirect">,
-): Promise<UserJson | Response> {
+): Promise<CurrentUser | Response> {
   const user = await pageUser(Astro);
   if (user) return user;
   const { config } = await getContext();

@@ -1,0 +1,40 @@
+/** A user's supplements as the API answers them (GET /api/supplements, the dashboard's first paint). */
+import { asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { type Supplement, supplements, type User } from "../../db/schema";
+import type { Supplement as SupplementJson } from "../../src/lib/types";
+
+/** A supplement as the API answers it; premium-only fields are hidden from free users. */
+export function toSupplementJson(row: Supplement, premium: boolean): SupplementJson {
+  return {
+    id: row.id,
+    name: row.name,
+    quantityType: row.quantityType,
+    frequency: row.frequency,
+    affiliateLink: premium ? row.affiliateLink : null,
+    notes: premium ? row.notes : null,
+    sortOrder: row.sortOrder,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const listQueries = new WeakMap<Db, ReturnType<typeof prepareList>>();
+const prepareList = (db: Db) =>
+  db
+    .select()
+    .from(supplements)
+    .where(eq(supplements.userId, sql.placeholder("userId")))
+    .orderBy(asc(supplements.sortOrder), asc(supplements.id))
+    .prepare("supplements_by_user");
+
+/** A user's supplements in their order (a prepared statement: this is the dashboard's hot query). */
+export async function listSupplements(db: Db, user: Pick<User, "id" | "isPremium">): Promise<SupplementJson[]> {
+  let query = listQueries.get(db);
+  if (!query) {
+    query = prepareList(db);
+    listQueries.set(db, query);
+  }
+  const rows = await query.execute({ userId: user.id });
+  return rows.map((row) => toSupplementJson(row, user.isPremium));
+}

@@ -1,0 +1,40 @@
+/**
+ * The types every server module shares: the process-wide context and the Hono environment.
+ * A leaf: it imports only types, from modules that never import it back (config, cache,
+ * auth, the database), so any module may import it without making a cycle.
+ */
+import type { Database } from "../db/client";
+import type { User } from "../db/schema";
+import type { Auth } from "./auth";
+import type { Caches } from "./cache";
+import type { Config } from "./config";
+
+/** Configuration, the database, the auth instance and this instance's caches (api/context.ts makes it). */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  auth: Auth;
+  caches: Caches;
+}
+
+/**
+ * What server.ts passes the app as Hono's env: the Bun server, and the client's address it
+ * decided once for the request (api/client-address.ts). Tests pass the Bun server itself;
+ * astro dev passes nothing. Without `clientAddress` the app decides it from the socket.
+ */
+export interface HostEnv {
+  server: Bun.Server<undefined>;
+  clientAddress: () => string | undefined;
+}
+
+/** The Hono environment of every route module. */
+export type AppEnv = {
+  Variables: {
+    ctx: AppContext;
+    requestId: string;
+    /** The client's address (api/client-address.ts), when known. */
+    clientAddress: string | undefined;
+    /** Memoised session look-up: `await c.var.user()` gives the signed-in user or null. */
+    user: () => Promise<User | null>;
+  };
+};

@@ -1,0 +1,95 @@
+/**
+ * `bun run check:imports` (part of `npm test`, before the build): the module graph of the
+ * app's TypeScript (server.ts, api/, db/, src/, scripts/, bench/) must have
+ *
+ * - no import cycle, type-only imports included (a cycle through `import type` still ties
+ *   two modules together: neither can move or be read without the other), and
+ * - no import of api/, db/, src/host/ or server.ts from src/lib (the leaf both sides share) or
+ *   from an island (src/islands, code that ships to the browser).
+ *
+ * The graph is dpdm's (its parser follows `import`, `import type`, `export … from` and dynamic
+ * `import()`); `.astro` files are not parsed, so pages may read the server through
+ * src/page-server/. Prints every finding and exits 1 when there is any.
+ */
+import { relative } from "node:path";
+import { type DependencyTree, parseCircular, parseDependencyTree } from "dpdm";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const ENTRIES = [
+  "server.ts",
+  "api/**/*.ts",
+  "db/**/*.ts",
+  "src/**/*.{ts,tsx,mjs}",
+  "scripts/**/*.ts",
+  "bench/**/*.ts",
+];
+
+/** Folders whose modules may import only what is safe on both sides (and in the browser). */
+const LEAVES = ["src/lib/", "src/islands/"];
+/** What a leaf must never reach: the server side. */
+const SERVER_ONLY = [/^api\//, /^db\//, /^src\/host\//, /^server\.ts$/];
+
+export interface ImportFindings {
+  cycles: string[][];
+  forbidden: { from: string; to: string }[];
+}
+
+/**
+ * Cycles and forbidden imports in a dpdm tree whose keys are paths relative to the root. An
+ * import is forbidden when a leaf module reaches the server side directly or through any
+ * chain of imports (an island importing a store that imports api/ counts): the chain is given.
+ */
+export function findings(tree: DependencyTree): ImportFindings {
+  const cycles = parseCircular(tree);
+  const forbidden: { from: string; to: string }[] = [];
+  const seen = new Set<string>(); // each offending import once, with the first chain that uses it
+  for (const start of Object.keys(tree)) {
+    if (!LEAVES.some((leaf) => start.startsWith(leaf))) continue;
+    const via = new Map<string, string>([[start, ""]]);
+    const queue = [start];
+    while (queue.length > 0) {
+      const current = queue.shift() as string;
+      for (const dep of tree[current] ?? []) {
+        const id = dep.id;
+        if (!id || via.has(id)) continue;
+        via.set(id, current);
+        if (SERVER_ONLY.some((rule) => rule.test(id))) {
+          if (seen.has(`${current} ${id}`)) continue;
+          seen.add(`${current} ${id}`);
+          const chain = [id];
+          for (let at = current; at; at = via.get(at) ?? "") chain.unshift(at);
+          forbidden.push({ from: chain.slice(0, -1).join(" -> "), to: id });
+          continue;
+        }
+        queue.push(id);
+      }
+    }
+  }
+  return { cycles, forbidden };
+}
+
+async function main() {
+  const tree = await parseDependencyTree(ENTRIES, {
+    context: ROOT,
+    cwd: ROOT,
+    tsconfig: `${ROOT}tsconfig.json`,
+    transform: false, // keep type-only imports: they count
+    skipDynamicImports: false,
+  });
+  // Only the project's own files, by their path from the root.
+  const own: DependencyTree = {};
+  for (const [id, deps] of Object.entries(tree)) {
+    if (id.includes("node_modules")) continue;
+    own[relative(ROOT, id)] =
+      deps?.map((dep) => ({ ...dep, id: dep.id && !dep.id.includes("node_modules") ? relative(ROOT, dep.id) : null })) ??
+      null;
+  }
+  const { cycles, forbidden } = findings(own);
+  const files = Object.keys(own).length;
+  for (const cycle of cycles) console.log(`cycle: ${[...cycle, cycle[0]].join(" -> ")}`);
+  for (const { from, to } of forbidden) console.log(`forbidden import: ${from} -> ${to} (src/lib and islands never reach the server side)`);
+  console.log(`${files} modules checked: ${cycles.length} import cycle(s), ${forbidden.length} forbidden import(s)`);
+  if (cycles.length || forbidden.length) process.exit(1);
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,65 @@
+/**
+ * The built client files (dist/client: assets and prerendered pages), loaded into memory once
+ * at start (the folder is small) and served with an ETag, gzip when asked, and a long cache
+ * for Astro's hashed `/_astro/` assets.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+
+export interface StaticFile {
+  body: Uint8Array<ArrayBuffer>;
+  gzip?: Uint8Array<ArrayBuffer>;
+  type: string;
+  etag: string;
+  cacheControl: string;
+}
+
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
+
+/** Every built file, keyed by URL path (a folder's index.html also under the folder's path). */
+export function loadStaticFiles(dir: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      const full = join(folder, name);
+      if (statSync(full).isDirectory()) {
+        walk(full);
+        continue;
+      }
+      const urlPath = `/${relative(dir, full).split(sep).join("/")}`;
+      const file = Bun.file(full);
+      const body = new Uint8Array(readFileSync(full));
+      const type =
+        file.type.startsWith("text/") && !file.type.includes("charset") ? `${file.type};charset=utf-8` : file.type;
+      const entry: StaticFile = {
+        body,
+        type,
+        etag: `"${Bun.hash(body).toString(36)}"`,
+        cacheControl: urlPath.startsWith("/_astro/")
+          ? "public, max-age=31536000, immutable"
+          : "public, max-age=0, must-revalidate",
+      };
+      if (COMPRESSIBLE.test(type) && body.byteLength > 512)
+        entry.gzip = new Uint8Array(Bun.gzipSync(body, { level: 9 }));
+      files.set(urlPath, entry);
+      if (urlPath.endsWith("/index.html")) files.set(urlPath.slice(0, -"index.html".length) || "/", entry);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return files;
+}
+
+/** One loaded file as the answer to a GET or HEAD: 304 when the client has it, gzip when it takes it. */
+export function serveStatic(file: StaticFile, request: Request): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": file.type,
+    "Cache-Control": file.cacheControl,
+    ETag: file.etag,
+    Vary: "Accept-Encoding",
+  };
+  if (request.headers.get("if-none-match") === file.etag) return new Response(null, { status: 304, headers });
+  const gzip = file.gzip && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  if (gzip) headers["Content-Encoding"] = "gzip";
+  const body = gzip ? file.gzip : file.body;
+  return new Response(request.method === "HEAD" ? null : body, { headers });
+}

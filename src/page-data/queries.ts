@@ -1,0 +1,25 @@
+/**
+ * What the server-rendered pages read, as query functions over the process's context: pages
+ * import these, never a route module of api/.
+ */
+import { getContext } from "../../api/context";
+import type { Config } from "../../api/config";
+import { type FoundProfile, findPublicProfile } from "../../api/queries/profile";
+import { listSupplements } from "../../api/queries/supplements";
+import type { CurrentUser, Supplement } from "../lib/types";
+
+/** The server's configuration (origin, which sign-in providers and payments are on). */
+export async function pageConfig(): Promise<Config> {
+  return (await getContext()).config;
+}
+
+/** The user's supplements in their order, as GET /api/supplements answers them (the dashboard's first paint). */
+export async function supplementsOf(user: Pick<CurrentUser, "id" | "isPremium">): Promise<Supplement[]> {
+  return listSupplements((await getContext()).database.db, user);
+}
+
+/** The public profile /{name} shows; null for unknown, reserved or ill-formed names. */
+export async function publicProfile(name: string): Promise<FoundProfile | null> {
+  const { database, config } = await getContext();
+  return findPublicProfile(database.db, name, config.origin);
+}

@@ -1,0 +1,90 @@
+/**
+ * The import-graph check of `npm test` (scripts/check-imports.ts) on small graphs: each case
+ * is a graph and what the check must find in it (a cycle, a leaf reaching the server side
+ * directly or through other modules), or that it finds nothing.
+ */
+import { describe, expect, test } from "bun:test";
+import type { DependencyTree } from "dpdm";
+import { findings } from "../../scripts/check-imports";
+
+/** A dpdm tree from `{ file: [imports] }`. */
+function graph(edges: Record<string, string[]>): DependencyTree {
+  const tree: DependencyTree = {};
+  for (const [issuer, deps] of Object.entries(edges)) {
+    tree[issuer] = deps.map((id) => ({ issuer, request: id, kind: 1 as never, id }));
+    for (const id of deps) tree[id] ??= [];
+  }
+  return tree;
+}
+
+const cases: { name: string; edges: Record<string, string[]>; cycles: number; forbidden: string[] }[] = [
+  {
+    name: "a clean graph",
+    edges: { "server.ts": ["api/app.ts"], "api/app.ts": ["api/types.ts", "src/lib/constants.ts"] },
+    cycles: 0,
+    forbidden: [],
+  },
+  {
+    name: "the cycle of issue 13",
+    edges: {
+      "api/auth.ts": ["api/billing.ts"],
+      "api/billing.ts": ["api/context.ts"],
+      "api/context.ts": ["api/auth.ts"],
+    },
+    cycles: 1,
+    forbidden: [],
+  },
+  {
+    name: "a module importing itself back through one other",
+    edges: { "a.ts": ["b.ts"], "b.ts": ["a.ts"] },
+    cycles: 1,
+    forbidden: [],
+  },
+  {
+    name: "src/lib importing api/",
+    edges: { "src/lib/types.ts": ["api/auth.ts"] },
+    cycles: 0,
+    forbidden: ["api/auth.ts"],
+  },
+  {
+    name: "src/lib importing db/",
+    edges: { "src/lib/x.ts": ["db/schema.ts"] },
+    cycles: 0,
+    forbidden: ["db/schema.ts"],
+  },
+  {
+    name: "an island importing src/host/",
+    edges: { "src/islands/A.tsx": ["src/host/errors.ts"] },
+    cycles: 0,
+    forbidden: ["src/host/errors.ts"],
+  },
+  {
+    name: "an island reaching db/ through a store",
+    edges: { "src/islands/A.tsx": ["src/stores/user.ts"], "src/stores/user.ts": ["db/schema.ts"] },
+    cycles: 0,
+    forbidden: ["db/schema.ts"],
+  },
+  {
+    name: "an island importing src/lib and a component",
+    edges: {
+      "src/islands/A.tsx": ["src/lib/api.ts", "src/components/Modal.tsx"],
+      "src/lib/api.ts": ["src/lib/types.ts"],
+    },
+    cycles: 0,
+    forbidden: [],
+  },
+  {
+    name: "a page helper importing api/ (allowed)",
+    edges: { "src/page-data/queries.ts": ["api/context.ts"] },
+    cycles: 0,
+    forbidden: [],
+  },
+];
+
+describe("scripts/check-imports.ts findings()", () => {
+  test.each(cases)("$name", ({ edges, cycles, forbidden }) => {
+    const found = findings(graph(edges));
+    expect(found.cycles.length).toBe(cycles);
+    expect(found.forbidden.map((f) => f.to)).toEqual(forbidden);
+  });
+});

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
 import { authRoutes, CLIENT_IP_HEADER, getSessionUser } from "./auth";
+import { accountRoutes, HIDDEN_AUTH_PATHS } from "./account/routes";
 import { billingRoutes } from "./billing";
 import { clientAddress } from "./client-address";
 import type { User } from "../db/schema";
@@ -133,6 +134,7 @@ export function createApp(ctx: AppContext) {
   // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
   api.route("/", authRoutes);
   api.on(["GET", "POST"], "/auth/*", async (c) => {
+    if (HIDDEN_AUTH_PATHS.has(c.req.path)) return c.json({ message: "Not found" }, 404);
     if (c.req.method === "POST") await checkAuthBody(ctx, c);
     return ctx.auth.handler(c.req.raw);
   });
@@ -140,6 +142,7 @@ export function createApp(ctx: AppContext) {
   api.route("/", supplementRoutes);
   api.route("/", uploadRoutes);
   api.route("/", billingRoutes);
+  api.route("/", accountRoutes);
   app.route("/api", api);
   // Profile images live outside /api: immutable, cacheable URLs.
   app.route("/images", imageRoutes);

@@ -71,7 +71,7 @@ async function seededUser(): Promise<ApiUser> {
         name,
         quantityType: "Capsule(s)",
         frequency: "daily",
-        affiliateLink: `https://shop.example/${encodeURIComponent(name)}`,
+        affiliateLink: `https://shop.example/${encodeURIComponent(name as string)}`,
         notes,
       },
     });

@@ -300,6 +300,7 @@ for (const plan of ["free", "premium"] as const) {
     });
 
     test("settings (issue 15)", async ({ page, baseURL }) => {
+      test.slow(); // two states at five widths
       await seedUser(page, baseURL as string, { premium, supplements: false, username: premium ? "word" : "wide" });
       await sweep(page, `${plan} settings`, async (p) => {
         await gotoHydrated(p, "/settings");
@@ -310,8 +311,9 @@ for (const plan of ["free", "premium"] as const) {
         await gotoHydrated(p, "/settings");
         await p.getByRole("button", { name: "Change password" }).click();
         await expect(p.locator(".field-error").first()).toBeVisible();
-        await p.getByLabel("Password", { exact: true }).fill("x");
-        await p.getByLabel(/^Type .* to confirm$/).fill("typed");
+        const remove = p.locator("[data-settings-card]").last();
+        await remove.getByLabel("Password", { exact: true }).fill("x");
+        await remove.getByLabel(/^Type .* to confirm$/).fill("typed");
       });
     });
 

@@ -44,7 +44,7 @@ export function Field({
   const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <div>
-      <label htmlFor={id} className="field-label">
+      <label htmlFor={id} className="field-label user-text">
         {label}
       </label>
       <input

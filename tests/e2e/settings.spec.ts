@@ -217,6 +217,7 @@ test.describe("settings", () => {
     await expect(page).toHaveURL(/\/#account-deleted$/);
     await expect(page.getByRole("status").filter({ hasText: "Your account has been deleted." })).toBeVisible();
     await expect(page.getByRole("heading", { level: 1, name: "Track Your Health Journey" })).toBeVisible();
+    await expectNoA11yViolations(page);
     expect(await signedIn(page)).toBe(false);
     expect((await page.request.get(`/api/profile/${user.username}`)).status()).toBe(404);
     expect((await page.goto(`/${user.username}`))?.status()).toBe(404);

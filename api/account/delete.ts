@@ -34,19 +34,12 @@ import type { AppContext } from "../context";
 import { badRequest, HttpError } from "../http";
 import { errorFields, log } from "../log";
 import { getStripe, isMissingResource, isStripeError, type Stripe } from "../stripe";
+import { hasPassword } from "./credentials";
 import { holdUsername } from "./holds";
 import { currentSession } from "./sessions";
 
 /** Subscription statuses that are over: nothing left to cancel. */
 const ENDED = new Set(["canceled", "incomplete_expired"]);
-
-export async function hasPassword(db: Db, userId: string): Promise<boolean> {
-  const rows = await db
-    .select({ providerId: accounts.providerId, password: accounts.password })
-    .from(accounts)
-    .where(eq(accounts.userId, userId));
-  return rows.some((r) => r.providerId === "credential" && Boolean(r.password));
-}
 
 /** Step 1: the caller proves it is them and means it. Throws 400/403; writes nothing. */
 async function checkIntent(ctx: AppContext, headers: Headers, user: User, input: DeleteAccountInput): Promise<void> {

@@ -32,7 +32,8 @@ import { clearingCookie, sessionCookieNames } from "../auth";
 import { now } from "../clock";
 import { type AppEnv, requireUser } from "../env";
 import { badRequest, HttpError, readJson } from "../http";
-import { deleteAccount, hasPassword } from "./delete";
+import { hasPassword } from "./credentials";
+import { deleteAccount } from "./delete";
 import { buildExport, exportCsv, signInMethod } from "./export";
 import { listSessions, revokeOtherSessions, revokeSessionById } from "./sessions";
 

@@ -8,6 +8,7 @@ import { sessionRoutes } from "./account/session";
 import { userRoutes } from "./account/user";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth";
 import { billingRoutes } from "./billing/routes";
+import { accountRoutes, HIDDEN_AUTH_PATHS } from "./account/routes";
 import { clientAddress } from "./client-address";
 import type { User } from "../db/schema";
 import type { AppContext, AppEnv, HostEnv } from "./types";
@@ -142,6 +143,7 @@ export function createApp(ctx: AppContext) {
   api.route("/", userRoutes);
   api.route("/", sessionRoutes);
   api.on(["GET", "POST"], "/auth/*", async (c) => {
+    if (HIDDEN_AUTH_PATHS.has(c.req.path)) return c.json({ message: "Not found" }, 404);
     if (c.req.method === "POST") await checkAuthBody(ctx, c);
     return ctx.auth.handler(c.req.raw);
   });
@@ -150,6 +152,7 @@ export function createApp(ctx: AppContext) {
   api.route("/", uploadRoutes);
   api.route("/", billingRoutes);
   api.route("/", insightsRoutes);
+  api.route("/", accountRoutes);
   app.route("/api", api);
   // Issue 14: public 'View Product' redirects (server.ts answers their 404 with the 404 page).
   app.route("/go", goRoutes);

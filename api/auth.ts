@@ -107,6 +107,9 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
     }),
     user: {
       fields: { image: "profileImageUrl" },
+      // /settings' e-mail change (issue 15): the link goes to the new address (emailVerification
+      // below) and the change happens when it is opened.
+      changeEmail: { enabled: true },
       // A new user's avatar may be a provider's only when that provider creates the account.
       validateUserInfo: async ({ user, source }) => {
         if (source.action !== "create-user") return;
@@ -133,6 +136,18 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: async ({ user, url }) => {
         await sendMail({ to: user.email, ...MAIL_MESSAGES.passwordReset(url) });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: false,
+      expiresIn: 60 * 60 * 24,
+      // Only the e-mail change sends this (POST /api/account/email): to the new address.
+      sendVerificationEmail: async ({ user, url }) => {
+        await sendMail({
+          to: user.email,
+          subject: `Confirm your new ${PRODUCT_NAME} e-mail address`,
+          text: `Someone asked to use this address to sign in to ${PRODUCT_NAME}.\n\nTo confirm it, open this link within 24 hours:\n${url}\n\nIf it wasn't you, ignore this e-mail: nothing changes.`,
+        });
       },
     },
     socialProviders,

@@ -14,6 +14,7 @@ import { BatchedLimiter, LIMITS } from "./rate-limit";
 import { serveCached, toCachedBody } from "./cache";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
+import { isUsernameHeld } from "./account/holds";
 import { avatarAllowed, invalidAvatar } from "./user-fields";
 
 const limiters = new WeakMap<AppContext, BatchedLimiter>();
@@ -52,6 +53,8 @@ export const profileRoutes = new Hono<AppEnv>()
     const changes: Partial<typeof users.$inferInsert> = {};
     if (input.username !== undefined) {
       if (isReservedUsername(input.username)) throw usernameTaken();
+      // A deleted account's name is held for 30 days (api/account/holds.ts).
+      if (await isUsernameHeld(c.get("ctx").database.db, input.username)) throw usernameTaken();
       changes.username = input.username;
     }
     if (input.bio !== undefined) changes.bio = input.bio.trim() === "" ? null : input.bio;

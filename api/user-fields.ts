@@ -77,8 +77,9 @@ type FieldRule = { schema: z.ZodType; required?: boolean; avatar?: boolean };
 /**
  * Every better-auth endpoint whose body writes user fields, and the fields each may write.
  * Any other user column in such a body (username, isPremium, firstName, a Stripe id…) is
- * refused. Endpoints not listed write no user field from their body: change-email is off,
- * verify-email sets emailVerified from a token, the social endpoints take the profile from
+ * refused. change-email takes the new address (it is written only when the link sent to it is
+ * opened, by verify-email from its signed token). Endpoints not listed write no user field
+ * from their body: verify-email sets the e-mail and emailVerified from a token, the social endpoints take the profile from
  * the provider (mapProviderProfile).
  */
 export const USER_FIELD_WRITES: Record<string, Record<string, FieldRule>> = {
@@ -91,13 +92,16 @@ export const USER_FIELD_WRITES: Record<string, Record<string, FieldRule>> = {
     name: { schema: nameSchema },
     image: { schema: avatarUrlSchema.nullable(), avatar: true },
   },
+  "/api/auth/change-email": {
+    newEmail: { schema: emailSchema, required: true },
+  },
 };
 
 /**
  * Endpoints that act on the signed-in user: signed out, their body is not judged (better-auth
  * answers 401, as for any other signed-in call: who may call comes before what they send).
  */
-const NEEDS_SESSION = new Set(["/api/auth/update-user"]);
+const NEEDS_SESSION = new Set(["/api/auth/update-user", "/api/auth/change-email"]);
 
 /** The keys a body could use to name a user column (better-auth's names and ours). */
 const USER_KEYS = new Set([...Object.keys(getTableColumns(users)), "image"]);

@@ -236,3 +236,13 @@ export const visitorHashes = pgTable(
 
 export type User = typeof users.$inferSelect;
 export type Supplement = typeof supplements.$inferSelect;
+
+/**
+ * Usernames of deleted accounts, held until `heldUntil` (30 days, issue 15): PUT /api/profile
+ * answers 409 'Username is already taken' for them. `name` is the lower-case username.
+ */
+export const usernameHolds = pgTable("username_holds", {
+  name: text("name").primaryKey(),
+  heldUntil: timestamp("held_until", { withTimezone: true }).notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

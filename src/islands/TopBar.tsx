@@ -60,10 +60,11 @@ export default function TopBar({ user: initial, path }: Props) {
             label="Account menu"
             triggerClassName="rounded-full ring-offset-2 focus-visible:ring-2 focus-visible:ring-brand-600"
             trigger={<Avatar user={user} size="md" />}
-            separatorsAfter={user.isPremium ? [0] : [1]}
+            separatorsAfter={user.isPremium ? [1] : [2]}
             worksWithoutScript
             items={[
-              { label: "Settings", href: "/profile/edit" },
+              { label: "My Profile", href: "/profile/edit" },
+              { label: "Settings", href: "/settings" },
               ...(user.isPremium ? [] : [{ label: "Upgrade to Premium", href: "/subscribe" }]),
               // A POST (origin-checked): a link or an <img> pointing at the URL cannot sign anyone out.
               { label: "Logout", action: "/api/logout" },

@@ -347,6 +347,87 @@ const ROWS: Row[] = [
     }),
     expect: all(400),
   },
+  // Issue 15, the caller's own account: every route acts on the caller alone.
+  { route: "GET /api/account", call: () => ({ method: "GET", path: "/api/account" }), expect: signedIn(401, 200) },
+  {
+    route: "GET /api/account/export",
+    what: "the caller's own data only",
+    call: () => ({ method: "GET", path: "/api/account/export?format=json" }),
+    expect: signedIn(401, 200),
+    after: (p, _res, body) => {
+      if (p !== "out") expect(body).toContain(accounts[p].email);
+    },
+  },
+  {
+    route: "DELETE /api/account",
+    what: "a wrong confirmation: refused, and the account stays",
+    call: () => ({
+      method: "DELETE",
+      path: "/api/account",
+      body: { password: "correct horse battery", confirm: "not-my-name" },
+    }),
+    expect: signedIn(401, 400),
+    after: async (p) => {
+      if (p === "out") return;
+      expect((await http("/api/auth/user", { cookie: accounts[p].cookie })).status).toBe(200);
+    },
+  },
+  {
+    route: "POST /api/account/password",
+    what: "needs the current password",
+    call: () => ({
+      method: "POST",
+      path: "/api/account/password",
+      body: { currentPassword: "not the password", newPassword: "another long password" },
+    }),
+    expect: signedIn(401, 400),
+  },
+  {
+    route: "POST /api/account/email",
+    what: "sends a link to the new address; nothing changes until it is opened",
+    call: () => ({
+      method: "POST",
+      path: "/api/account/email",
+      body: { newEmail: `moved-${crypto.randomUUID().slice(0, 8)}@example.com` },
+    }),
+    expect: signedIn(401, 200),
+    after: async (p) => {
+      if (p === "out") return;
+      const me = (await (await http("/api/auth/user", { cookie: accounts[p].cookie })).json()) as { email: string };
+      expect(me.email).toBe(accounts[p].email);
+    },
+  },
+  {
+    route: "GET /api/account/sessions",
+    call: () => ({ method: "GET", path: "/api/account/sessions" }),
+    expect: signedIn(401, 200),
+  },
+  {
+    route: "DELETE /api/account/sessions/:id",
+    what: "a session of the target's: another user gets 404 and it goes on",
+    call: async (p) => {
+      const owner = target(p);
+      const second = await signIn(owner);
+      const list = (await (await http("/api/account/sessions", { cookie: second })).json()) as {
+        id: string;
+        current: boolean;
+      }[];
+      const id = list.find((s) => s.current)?.id as string;
+      return { method: "DELETE", path: `/api/account/sessions/${id}` };
+    },
+    expect: { out: 401, other: 404, free: 200, premium: 200, noname: 200 },
+  },
+  {
+    route: "POST /api/account/sessions/revoke-others",
+    what: "ends every other session of the caller",
+    call: () => ({ method: "POST", path: "/api/account/sessions/revoke-others", freshSession: true }),
+    expect: signedIn(401, 200),
+    after: async (p) => {
+      if (p === "out") return;
+      expect((await http("/api/auth/user", { cookie: accounts[p].cookie })).status).toBe(401);
+      accounts[p].cookie = await signIn(accounts[p]);
+    },
+  },
   // better-auth's catch-all: the endpoints a browser session can reach.
   {
     route: "GET /api/auth/*",
@@ -360,9 +441,9 @@ const ROWS: Row[] = [
   },
   {
     route: "GET /api/auth/*",
-    what: "list-sessions",
+    what: "list-sessions is not served (it hands out session tokens; GET /api/account/sessions lists without)",
     call: () => ({ method: "GET", path: "/api/auth/list-sessions" }),
-    expect: signedIn(401, 200),
+    expect: all(404),
   },
   {
     route: "POST /api/auth/*",
@@ -484,7 +565,7 @@ const ROWS: Row[] = [
     call: () => ({ method: "GET", path: "/auth/reset-password?token=abc" }),
     expect: all(200),
   },
-  ...(["billing", "subscribe", "profile/edit"] as const).map(
+  ...(["billing", "subscribe", "profile/edit", "settings"] as const).map(
     (name): Row => ({
       route: `page ${name}.astro`,
       call: () => ({ method: "GET", path: `/${name}` }),

@@ -19,6 +19,7 @@ import sharp from "sharp";
 import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/context";
 import { profileUpdateSchema, reorderSchema, supplementInputSchema } from "../../src/lib/validation";
+import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../src/lib/account";
 import { QUANTITY_TYPES } from "../../src/lib/constants";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { expectConsoleError } from "../support/preload";
@@ -302,6 +303,11 @@ const FUZZED: Record<string, string> = {
   "POST /api/logout": "no body read; ends the caller's session (security-sessions.test.ts, malformed-json.test.ts)",
   "POST /api/stripe/webhook": "raw payloads and signatures",
   "POST /api/upload/profile-image": "multipart, below (real server)",
+  "DELETE /api/account": "deletion bodies (password, confirm); nothing may be deleted",
+  "POST /api/account/password": "password change bodies",
+  "POST /api/account/email": "e-mail change bodies",
+  "POST /api/account/sessions/revoke-others": "no body read; ends the caller's other sessions (account.test.ts)",
+  "DELETE /api/account/sessions/:id": "path ids, below",
 };
 
 describe("coverage", () => {
@@ -586,6 +592,43 @@ describe("JSON endpoints under fast-check", () => {
       await fuzz(fc.asyncProperty(bodyFor(fields), (b) => checkCase("POST", path, b, user?.cookie)));
     }, 600_000);
   }
+
+  // Issue 15: the account routes. The fuzzed user's password and username are never guessed,
+  // so every deletion is refused and must write nothing; an e-mail change only sends a link.
+  test(`DELETE /api/account (${RUNS} cases)`, async () => {
+    expectConsoleError(/auth: /);
+    const user = await createUser(api, { username: `fuzzd_${crypto.randomUUID().slice(0, 6)}` });
+    const body = bodyFor({ password: anyString, confirm: fc.oneof(anyString, fc.constant("DELETE")) });
+    await fuzz(fc.asyncProperty(body, (b) => checkCase("DELETE", "/api/account", b, user.cookie, deleteAccountSchema)));
+    expect((await userRow(api, user)).id).toBe(user.id);
+  }, 600_000);
+
+  test(`POST /api/account/password (${RUNS} cases)`, async () => {
+    expectConsoleError(/auth: /);
+    const user = await createUser(api);
+    const body = bodyFor({ currentPassword: anyString, newPassword: anyString, revokeOtherSessions: fc.boolean() });
+    await fuzz(
+      fc.asyncProperty(body, (b) => checkCase("POST", "/api/account/password", b, user.cookie, changePasswordSchema)),
+    );
+  }, 600_000);
+
+  test(`POST /api/account/email (${RUNS} cases)`, async () => {
+    expectConsoleError(/auth: /);
+    const user = await createUser(api);
+    const body = bodyFor({ newEmail: fc.oneof(fc.emailAddress(), anyString), callbackURL: anyString });
+    await fuzz(
+      fc.asyncProperty(body, (b) => checkCase("POST", "/api/account/email", b, user.cookie, changeEmailSchema)),
+    );
+    expect((await userRow(api, user)).email).toBe(user.email);
+  }, 600_000);
+
+  test(`DELETE /api/account/sessions/:id with hostile ids (${RUNS} cases)`, async () => {
+    await fuzz(
+      fc.asyncProperty(pathId(), async (id) => {
+        await checkCase("DELETE", `/api/account/sessions/${id}`, "", owner.cookie);
+      }),
+    );
+  }, 600_000);
 
   test(`billing POSTs ignore whatever body they get (${RUNS} cases)`, async () => {
     await fuzz(

@@ -315,4 +315,82 @@ describe.skipIf(skip)("two instances on one Postgres", () => {
     expect(seen).toBe(true);
     expect(performance.now() - at).toBeLessThan(1000);
   });
+  /** Polls `check` until it is true or `ms` pass; the time it took, or null when it never was. */
+  async function within(ms: number, check: () => Promise<boolean>): Promise<number | null> {
+    const at = performance.now();
+    while (performance.now() - at < ms) {
+      if (await check()) return performance.now() - at;
+      await Bun.sleep(20);
+    }
+    return null;
+  }
+
+  test("issue 15: a session signed out from /settings on A stops on B at once (B had verified it)", async () => {
+    const u = await signUp(a);
+    const second = await call(b, "/api/auth/sign-in/email", {
+      method: "POST",
+      body: { email: u.email, password: "correct horse battery" },
+    });
+    expect(second.status).toBe(200);
+    const phone = second.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    expect((await call(b, "/api/auth/user", { cookie: phone })).status).toBe(200); // remembered by B now
+    const list = (await (await call(a, "/api/account/sessions", { cookie: u.cookie })).json()) as {
+      id: string;
+      current: boolean;
+    }[];
+    const target = list.find((s) => !s.current) as { id: string };
+    expect((await call(a, `/api/account/sessions/${target.id}`, { method: "DELETE", cookie: u.cookie })).status).toBe(
+      200,
+    );
+    const took = await within(1000, async () => (await call(b, "/api/auth/user", { cookie: phone })).status === 401);
+    expect(took).not.toBeNull();
+    expect((await call(b, "/api/auth/user", { cookie: u.cookie })).status).toBe(200);
+  });
+
+  test("issue 15: an account deleted on A is gone on B at once: profile (API and page), sessions, avatar", async () => {
+    const u = await signUp(a, `del_${crypto.randomUUID().slice(0, 6)}`);
+    const up = await upload(a, u);
+    expect(up.status).toBe(201);
+    const avatar = ((await up.json()) as { imageUrl: string }).imageUrl;
+    expect(
+      (await call(a, "/api/profile", { method: "PUT", cookie: u.cookie, ip: u.ip, body: { profileImageUrl: avatar } }))
+        .status,
+    ).toBe(200);
+    // Warm B: the profile JSON and page, the session, the avatar.
+    expect((await call(b, `/api/profile/${u.username}`)).status).toBe(200);
+    expect((await fetch(`${b.url}/${u.username}`)).status).toBe(200);
+    expect((await fetch(`${b.url}/${u.username}`)).status).toBe(200);
+    expect((await call(b, "/api/auth/user", { cookie: u.cookie })).status).toBe(200);
+    expect((await fetch(`${b.url}${avatar}`)).status).toBe(200);
+
+    const res = await call(a, "/api/account", {
+      method: "DELETE",
+      cookie: u.cookie,
+      ip: u.ip,
+      body: { password: "correct horse battery", confirm: u.username },
+    });
+    expect(res.status).toBe(200);
+    const took = await within(1000, async () => {
+      const [api, page, session, image] = await Promise.all([
+        call(b, `/api/profile/${u.username}`),
+        fetch(`${b.url}/${u.username}`),
+        call(b, "/api/auth/user", { cookie: u.cookie }),
+        fetch(`${b.url}${avatar}`),
+      ]);
+      return api.status === 404 && page.status === 404 && session.status === 401 && image.status === 404;
+    });
+    expect(took).not.toBeNull();
+    // And the name is held on either instance.
+    const other = await signUp(b);
+    const taken = await call(b, "/api/profile", {
+      method: "PUT",
+      cookie: other.cookie,
+      ip: other.ip,
+      body: { username: u.username },
+    });
+    expect(taken.status).toBe(409);
+  });
 });

@@ -303,6 +303,18 @@ describe("billing changes that flip premium: badge, session user and list fields
   });
 });
 
+describe("DELETE /api/account (issue 15)", () => {
+  test("the deleted profile answers 404 and its sessions 401 at once (they were cached)", async () => {
+    const user = await createUser(api, { username: uniqueName("leaving") });
+    await primed(user);
+    const res = await call(user, "DELETE", "/api/account", { password: user.password, confirm: user.username });
+    expect(res.status).toBe(200);
+    expect((await publicProfile(user.username as string)).status).toBe(404);
+    expect((await call(user, "GET", "/api/auth/user")).status).toBe(401);
+    expect(api.ctx.caches.getUser(user.id)).toBeUndefined();
+  });
+});
+
 describe("an ended session stops working at once, however it ended", () => {
   const tokenCookie = (cookie: string) =>
     cookie
@@ -367,6 +379,36 @@ describe("an ended session stops working at once, however it ended", () => {
           body: { token, newPassword: "a brand new password" },
         });
       },
+    ],
+    // Issue 15, /settings.
+    [
+      "DELETE /api/account/sessions/:id (Sign out, from the other session)",
+      async (_user, other) => {
+        const listed = (await (await api.fetch("/api/account/sessions", { headers: { cookie: other } })).json()) as {
+          id: string;
+          current: boolean;
+        }[];
+        const target = listed.find((s) => !s.current) as { id: string };
+        return api.fetch(`/api/account/sessions/${target.id}`, { method: "DELETE", headers: { cookie: other } });
+      },
+    ],
+    [
+      "POST /api/account/sessions/revoke-others (from the other session)",
+      (_user, other) =>
+        api.fetch("/api/account/sessions/revoke-others", { method: "POST", headers: { cookie: other } }),
+    ],
+    [
+      "POST /api/account/password signing out the other devices (from the other session)",
+      (user, other) =>
+        api.fetch("/api/account/password", {
+          method: "POST",
+          headers: { cookie: other },
+          body: { currentPassword: user.password, newPassword: "a brand new password" },
+        }),
+    ],
+    [
+      "DELETE /api/account",
+      (user) => call(user, "DELETE", "/api/account", { password: user.password, confirm: "DELETE" }),
     ],
   ];
 

@@ -304,6 +304,24 @@ for (const plan of ["free", "premium"] as const) {
       }
     });
 
+    test("settings (issue 15)", async ({ page, baseURL }) => {
+      test.slow(); // two states at five widths
+      await seedUser(page, baseURL as string, { premium, supplements: false, username: premium ? "word" : "wide" });
+      await sweep(page, `${plan} settings`, async (p) => {
+        await gotoHydrated(p, "/settings");
+        await expect(p.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+        await expect(p.getByText("This device")).toBeVisible();
+      });
+      await sweep(page, `${plan} settings, delete ready and errors shown`, async (p) => {
+        await gotoHydrated(p, "/settings");
+        await p.getByRole("button", { name: "Change password" }).click();
+        await expect(p.locator(".field-error").first()).toBeVisible();
+        const remove = p.locator("[data-settings-card]").last();
+        await remove.getByLabel("Password", { exact: true }).fill("x");
+        await remove.getByLabel(/^Type .* to confirm$/).fill("typed");
+      });
+    });
+
     test("billing", async ({ page, baseURL }) => {
       await seedUser(page, baseURL as string, { premium, supplements: false });
       await sweep(page, `${plan} billing`, async (p) => {

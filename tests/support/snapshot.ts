@@ -15,6 +15,7 @@ export const APP_TABLES = [
   "stripe_events",
   "rate_limits",
   "auth_rate_limits",
+  "username_holds",
 ] as const;
 
 export async function snapshotTables(db: Db, tables: readonly string[] = APP_TABLES): Promise<string> {

@@ -1,0 +1,23 @@
+import { useId } from "react";
+import { SettingsCard } from "./parts";
+
+/** Your data: the export as JSON (everything) or CSV (the supplements). Plain links: they work without JavaScript. */
+export default function DataCard() {
+  const id = useId();
+  return (
+    <SettingsCard
+      id={`${id}-data`}
+      title="Your data"
+      description="Download everything we store about you: your account, profile, supplements, billing status and sessions (JSON), or your supplements as a spreadsheet (CSV)."
+    >
+      <div className="flex flex-wrap gap-3">
+        <a className="btn btn-outline" href="/api/account/export?format=json" download>
+          Download JSON
+        </a>
+        <a className="btn btn-outline" href="/api/account/export?format=csv" download>
+          Download CSV
+        </a>
+      </div>
+    </SettingsCard>
+  );
+}

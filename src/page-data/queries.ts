@@ -2,6 +2,7 @@
  * What the server-rendered pages read, as query functions over the process's context: pages
  * import these, never a route module of api/.
  */
+import { hasPassword } from "../../api/account/credentials";
 import { getContext } from "../../api/context";
 import type { Config } from "../../api/config";
 import { type FoundProfile, findPublicProfile } from "../../api/queries/profile";
@@ -22,4 +23,9 @@ export async function supplementsOf(user: Pick<CurrentUser, "id" | "isPremium">)
 export async function publicProfile(name: string): Promise<FoundProfile | null> {
   const { database, config } = await getContext();
   return findPublicProfile(database.db, name, config.origin);
+}
+
+/** Whether the user can sign in with a password (/settings: 'Set a password' when not). */
+export async function userHasPassword(userId: string): Promise<boolean> {
+  return hasPassword((await getContext()).database.db, userId);
 }

@@ -13,6 +13,7 @@ import type { AppContext } from "./context";
 import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
+import { trackingRoutes } from "./tracking/routes";
 import { imageRoutes, uploadRoutes } from "./images";
 import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
 import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
@@ -138,6 +139,7 @@ export function createApp(ctx: AppContext) {
   });
   api.route("/", profileRoutes);
   api.route("/", supplementRoutes);
+  api.route("/", trackingRoutes);
   api.route("/", uploadRoutes);
   api.route("/", billingRoutes);
   app.route("/api", api);

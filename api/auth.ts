@@ -245,6 +245,8 @@ export function toUserJson(user: schema.User) {
     tiktokUrl: user.tiktokUrl,
     linkedinUrl: user.linkedinUrl,
     websiteUrl: user.websiteUrl,
+    timeZone: user.timeZone ?? null,
+    showSchedule: user.showSchedule ?? false,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

@@ -110,6 +110,9 @@ export const profileRoutes = new Hono<AppEnv>()
       const value = input[key];
       if (value !== undefined) changes[key] = value === "" ? null : value;
     }
+    // Issue 19: the zone arrives canonical (src/lib/validation.ts); the switch as sent.
+    if (input.timeZone !== undefined) changes.timeZone = input.timeZone;
+    if (input.showSchedule !== undefined) changes.showSchedule = input.showSchedule;
     if (Object.keys(changes).length === 0) return c.json(toUserJson(user));
     try {
       const [updated] = await c

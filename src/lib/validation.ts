@@ -16,6 +16,8 @@ import {
   USERNAME_MAX,
   USERNAME_MIN,
 } from "./constants";
+import { canonicalTimeZone } from "./dates";
+import { scheduleFields, TRACKING_MESSAGES } from "./schedule";
 
 export const MESSAGES = {
   usernameShort: "Username must be at least 3 characters",
@@ -143,6 +145,16 @@ export const profileUpdateSchema = z.object({
   linkedinUrl: optionalUrlSchema.optional(),
   etsyUrl: optionalUrlSchema.optional(),
   websiteUrl: optionalUrlSchema.optional(),
+  // Issue 19: the user's IANA zone (stored in the runtime's spelling) and the public schedule switch.
+  timeZone: z
+    .unknown()
+    .transform((value, ctx) => {
+      const zone = canonicalTimeZone(value);
+      if (zone === null) ctx.addIssue({ code: "custom", message: TRACKING_MESSAGES.timeZone });
+      return zone ?? "";
+    })
+    .optional(),
+  showSchedule: z.boolean({ message: "showSchedule must be true or false" }).optional(),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
@@ -170,6 +182,7 @@ export const supplementInputSchema = z.object({
     .trim()
     .max(NOTES_MAX, `Notes must be at most ${NOTES_MAX} characters`)
     .nullish(),
+  ...scheduleFields,
 });
 export type SupplementInput = z.infer<typeof supplementInputSchema>;
 

@@ -658,6 +658,8 @@ function sampleUser(): User {
     etsyUrl: null,
     youtubeUrl: null,
     tiktokUrl: null,
+    timeZone: null,
+    showSchedule: false,
     linkedinUrl: null,
     websiteUrl: null,
     createdAt: now,

@@ -10,4 +10,7 @@ export interface Supplement {
   affiliateLink: string | null;
   notes: string | null;
   sortOrder: number;
+  /** Issue 19: times and days, or null for as needed; the amount per dose. */
+  schedule?: import("./schedule").Schedule | null;
+  doseAmount?: number | null;
 }

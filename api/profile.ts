@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import type { Db } from "../db/client";
 import { supplements, type User, users } from "../db/schema";
 import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
+import type { Schedule } from "../src/lib/schedule";
 import { MESSAGES, profileUpdateSchema, usernameSchema } from "../src/lib/validation";
 import { type AppEnv, requireUser } from "./env";
 import { toUserJson } from "./auth";
@@ -48,7 +49,15 @@ export function toPublicUser(user: User) {
 
 export interface PublicProfile {
   user: ReturnType<typeof toPublicUser>;
-  supplements: { id: number; name: string; quantityType: string; frequency: string }[];
+  supplements: {
+    id: number;
+    name: string;
+    quantityType: string;
+    frequency: string;
+    /** Only when the owner turned on `showSchedule` (issue 19). */
+    schedule?: Schedule | null;
+    doseAmount?: number | null;
+  }[];
   /** Internal (cache bookkeeping); never serialised. */
   userId?: string;
 }
@@ -64,11 +73,17 @@ export async function findPublicProfile(db: Db, name: string): Promise<PublicPro
       name: supplements.name,
       quantityType: supplements.quantityType,
       frequency: supplements.frequency,
+      schedule: supplements.schedule,
+      doseAmount: supplements.doseAmount,
     })
     .from(supplements)
     .where(eq(supplements.userId, user.id))
     .orderBy(asc(supplements.sortOrder), asc(supplements.id));
-  const profile: PublicProfile = { user: toPublicUser(user), supplements: list };
+  // When they take things is public only when the owner says so; whether they did, never.
+  const shown = list.map(({ schedule, doseAmount, ...rest }) =>
+    user.showSchedule ? { ...rest, schedule: schedule ?? null, doseAmount: doseAmount ?? null } : rest,
+  );
+  const profile: PublicProfile = { user: toPublicUser(user), supplements: shown };
   Object.defineProperty(profile, "userId", { value: user.id, enumerable: false });
   return profile;
 }

@@ -161,3 +161,24 @@ export interface HistoryJson {
   currentStreak: number;
   longestStreak: number;
 }
+
+/**
+ * The public page's groups (issue 19): Morning … Any time, then As needed, each with the
+ * supplements scheduled then (an item in several groups appears in each), in list order.
+ */
+export function groupBySchedule<
+  T extends { schedule?: Schedule | null; doseAmount?: number | null; quantityType: string },
+>(list: readonly T[]): { time: IntakeTime; label: string; items: (T & { amount: string })[] }[] {
+  const withAmount = list.map((item) => ({ ...item, amount: formatDose(item.doseAmount ?? null, item.quantityType) }));
+  const groups = DOSE_TIMES.map((time) => ({
+    time: time as IntakeTime,
+    label: TIME_LABELS[time],
+    items: withAmount.filter((item) => item.schedule?.times.includes(time)),
+  }));
+  groups.push({
+    time: AS_NEEDED,
+    label: TIME_LABELS[AS_NEEDED],
+    items: withAmount.filter((item) => item.schedule === null),
+  });
+  return groups.filter((group) => group.items.length > 0);
+}

@@ -553,3 +553,33 @@ describe("deletion", () => {
     ).toEqual([]);
   });
 });
+
+describe("public schedule", () => {
+  test("off by default: no schedule or amount in GET /api/profile/{name}; on: both, never what was taken", async () => {
+    const name = `sched_${crypto.randomUUID().slice(0, 6)}`;
+    const user = await createUser(api, { username: name });
+    freezeClock("2026-11-23T10:00:00Z");
+    const x = await addSupplement(user, { schedule: { times: ["morning", "bedtime"], days: [1, 5] }, doseAmount: 2 });
+    await tick(user, "2026-11-23", x, "morning");
+    expect(await (await as(user, "/api/auth/user")).json()).toMatchObject({ showSchedule: false });
+    const hidden = (await (await api.fetch(`/api/profile/${name}`)).json()) as { supplements: object[] };
+    expect(Object.keys(hidden.supplements[0] as object).sort()).toEqual(["frequency", "id", "name", "quantityType"]);
+
+    const on = await as(user, "/api/profile", { method: "PUT", body: { showSchedule: true } });
+    expect(await on.json()).toMatchObject({ showSchedule: true });
+    const shown = await (await api.fetch(`/api/profile/${name}`)).text();
+    expect(JSON.parse(shown).supplements[0]).toEqual({
+      id: x,
+      name: "X",
+      quantityType: "Capsule(s)",
+      frequency: "daily",
+      schedule: { times: ["morning", "bedtime"], days: [1, 5] },
+      doseAmount: 2,
+    });
+    expect(shown).not.toMatch(/taken|adherence|streak|status/i);
+    for (const bad of ["yes", 1, null]) {
+      const res = await as(user, "/api/profile", { method: "PUT", body: { showSchedule: bad } });
+      expect(res.status).toBe(400);
+    }
+  });
+});

@@ -40,6 +40,8 @@ const USER_FIELDS = [
   "tiktokUrl",
   "linkedinUrl",
   "websiteUrl",
+  "timeZone",
+  "showSchedule",
   "createdAt",
   "updatedAt",
 ].sort();

@@ -347,6 +347,29 @@ describe("versions keep the past", () => {
     ).toBe(200);
   });
 
+  test("a change on the day of adding replaces that day's version: the new times are due at once", async () => {
+    const user = await createUser(api);
+    freezeClock("2026-08-03T09:00:00Z");
+    const x = await addSupplement(user, {});
+    const put = await as(user, `/api/supplements/${x}`, {
+      method: "PUT",
+      body: {
+        name: "X2",
+        quantityType: "Capsule(s)",
+        frequency: "daily",
+        schedule: { times: ["morning", "evening"], days: DAILY },
+        doseAmount: 1.5,
+      },
+    });
+    expect(put.status).toBe(200);
+    await tick(user, "2026-08-03", x, "evening");
+    const day = await today(user);
+    expect(day.doses.map((d) => [d.name, d.time, d.status, d.doseAmount])).toEqual([
+      ["X2", "morning", null, 1.5],
+      ["X2", "evening", "taken", 1.5],
+    ]);
+  });
+
   test("on the day a supplement is added, its unlogged doses are not missed", async () => {
     const user = await createUser(api);
     const move = freezeClock("2026-07-01T21:00:00Z");

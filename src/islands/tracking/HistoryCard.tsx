@@ -102,7 +102,7 @@ export default function HistoryCard() {
               />
             ))}
           </div>
-          <dl className="mt-4 grid grid-cols-3 gap-2">
+          <dl className="mt-4 grid grid-cols-[repeat(auto-fit,minmax(6.5rem,1fr))] gap-2">
             {stats.map(([label, value]) => (
               <div key={label} className="min-w-0 rounded-xl bg-slate-50 p-2 text-center">
                 <dt className="text-xs text-slate-700">{label}</dt>

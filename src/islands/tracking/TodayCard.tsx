@@ -247,7 +247,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
                         />
                         <label
                           htmlFor={inputId}
-                          className={`user-text min-w-0 flex-1 text-sm ${row.status === "skipped" ? "text-slate-600 line-through" : "text-slate-900"}`}
+                          className={`user-text min-w-0 flex-1 basis-40 text-sm ${row.status === "skipped" ? "text-slate-600 line-through" : "text-slate-900"}`}
                         >
                           {label}
                         </label>

@@ -6,7 +6,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { api, errorMessage } from "../../lib/api";
-import { addDays, daysBetween, isoWeekday, shortDayLabel } from "../../lib/dates";
+import { addDays, dateIn, daysBetween, isoWeekday, shortDayLabel } from "../../lib/dates";
 import type { HistoryDay, HistoryJson } from "../../lib/schedule";
 import { adherence } from "../../lib/streaks";
 import { notify } from "../../lib/toast";
@@ -44,13 +44,12 @@ export default function HistoryCard() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: reloads after a tick, a list change or a zone change
   useEffect(() => {
     let live = true;
+    // From the Monday 11 weeks before this week's: whole weeks as columns, in one request.
+    const today = dateIn(zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, Date.now());
+    const from = addDays(today, -(7 * (WEEKS - 1) + isoWeekday(today) - 1));
     api
-      .get<HistoryJson>("/api/history")
-      .then(async (first) => {
-        // From the Monday 11 weeks before this week's: whole weeks as columns.
-        const from = addDays(first.to, -(7 * (WEEKS - 1) + isoWeekday(first.to) - 1));
-        const full =
-          from === first.from ? first : await api.get<HistoryJson>(`/api/history?from=${from}&to=${first.to}`);
+      .get<HistoryJson>(`/api/history?from=${from}`)
+      .then((full) => {
         if (live) setHistory(full);
       })
       .catch((error) => {

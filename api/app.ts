@@ -15,6 +15,7 @@ import type { AppContext, AppEnv, HostEnv } from "./types";
 import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
+import { trackingRoutes } from "./tracking/routes";
 import { imageRoutes, uploadRoutes } from "./images";
 import { goRoutes } from "./go";
 import { insightsRoutes } from "./insights/routes";
@@ -149,6 +150,7 @@ export function createApp(ctx: AppContext) {
   });
   api.route("/", profileRoutes);
   api.route("/", supplementRoutes);
+  api.route("/", trackingRoutes);
   api.route("/", uploadRoutes);
   api.route("/", billingRoutes);
   api.route("/", insightsRoutes);

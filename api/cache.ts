@@ -10,6 +10,8 @@
  *   the least recently used first, as well as in entries.
  * - `lists`: the body of `GET /api/supplements` per user (for the premium state it was
  *   rendered for: premium fields are hidden from free users).
+ * - `todays`: the body of `GET /api/today` per user and date (issue 19); dropped with the
+ *   user's list, and on the `{"t": user}` notifications of migration 0007 (log, versions).
  * - `sessions`: session cookies this instance has verified with better-auth, by the
  *   cookie's exact (signed) value, for a short window (SESSION_COOKIE_CACHE_SECONDS).
  *
@@ -90,6 +92,8 @@ export class Caches {
   private profiles = new Map<string, ProfileEntry>();
   private keysByUser = new Map<string, Set<string>>();
   private lists = new Map<string, { premium: boolean; body: CachedBody; at: number }>();
+  /** GET /api/today bodies per user, by date (issue 19); dropped with the user and on `t` notifications. */
+  private todays = new Map<string, Map<string, { body: CachedBody; at: number }>>();
   private sessions = new Map<string, SessionEntry>();
   private sessionsByUser = new Map<string, Set<string>>();
   /** Bumped on every invalidation; a fill started before a bump for its key is not stored. */
@@ -164,6 +168,35 @@ export class Caches {
     if (this.stale(`u:${userId}`, since)) return;
     makeRoom(this.lists, MAX_LISTS);
     this.lists.set(userId, { premium, body, at: Date.now() });
+  }
+
+  /** A user's Today answer for `date`, if this instance has it. */
+  getToday(userId: string, date: string): CachedBody | undefined {
+    const hit = this.todays.get(userId)?.get(date);
+    if (!hit) return undefined;
+    if (Date.now() - hit.at > this.ttlMs) {
+      this.todays.get(userId)?.delete(date);
+      return undefined;
+    }
+    return hit.body;
+  }
+
+  setToday(userId: string, date: string, body: CachedBody, since: number) {
+    if (this.stale(`u:${userId}`, since) || this.stale(`t:${userId}`, since)) return;
+    let byDate = this.todays.get(userId);
+    if (!byDate) {
+      makeRoom(this.todays, MAX_LISTS);
+      byDate = new Map();
+      this.todays.set(userId, byDate);
+    }
+    makeRoom(byDate, 8);
+    byDate.set(date, { body, at: Date.now() });
+  }
+
+  /** Forgets a user's Today answers (their log or schedule versions changed). */
+  dropTodays(userId: string) {
+    this.mark(`t:${userId}`);
+    this.todays.delete(userId);
   }
 
   /** The user whose session `cookie` opens, if this instance verified it within `windowMs`. */
@@ -282,6 +315,7 @@ export class Caches {
       this.mark(`u:${change.userId}`);
       this.users.delete(change.userId);
       this.lists.delete(change.userId);
+      this.todays.delete(change.userId);
       for (const key of [...(this.keysByUser.get(change.userId) ?? [])]) {
         this.mark(`p:${key}`);
         this.dropProfile(key);
@@ -303,6 +337,7 @@ export class Caches {
     this.profileBytes = 0;
     this.keysByUser.clear();
     this.lists.clear();
+    this.todays.clear();
     this.sessions.clear();
     this.sessionsByUser.clear();
   }
@@ -310,8 +345,9 @@ export class Caches {
   /** Applies a notification payload from the database. */
   applyNotification(payload: string) {
     try {
-      const message = JSON.parse(payload) as { u?: string; n?: (string | null)[]; s?: string };
+      const message = JSON.parse(payload) as { u?: string; n?: (string | null)[]; s?: string; t?: string };
       if (message.s) this.dropSessionsOf(message.s);
+      if (message.t) this.dropTodays(message.t);
       if (message.u || message.n) this.invalidate({ userId: message.u, names: message.n });
     } catch {
       log.warn("cache: unreadable change notification; dropping everything", { payload });

@@ -71,6 +71,9 @@ export const profileRoutes = new Hono<AppEnv>()
     }
     if (input.showNotes !== undefined) changes.showNotes = input.showNotes;
     if (input.showAffiliateLinks !== undefined) changes.showAffiliateLinks = input.showAffiliateLinks;
+    // Issue 19: the zone arrives canonical (src/lib/validation.ts); the switch as sent.
+    if (input.timeZone !== undefined) changes.timeZone = input.timeZone;
+    if (input.showSchedule !== undefined) changes.showSchedule = input.showSchedule;
     if (Object.keys(changes).length === 0) return c.json(toUserJson(user));
     try {
       const [updated] = await c

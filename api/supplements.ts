@@ -13,6 +13,8 @@ import { type AppEnv, requireUser } from "./env";
 import { serveCached, toCachedBody } from "./cache";
 import { listSupplements, toSupplementJson } from "./queries/supplements";
 import { badRequest, notFound, readJson } from "./http";
+import { recordDeletion, recordVersion } from "./tracking/versions";
+import { DEFAULT_SCHEDULE } from "../src/lib/schedule";
 import { withUserLock } from "./user-lock";
 
 const MAX_ID = 2_147_483_647;
@@ -64,9 +66,12 @@ export const supplementRoutes = new Hono<AppEnv>()
           affiliateLink: user.isPremium ? emptyToNull(input.affiliateLink) : null,
           notes: user.isPremium ? emptyToNull(input.notes) : null,
           sortOrder: (stats?.last ?? -1) + 1,
+          schedule: input.schedule === undefined ? DEFAULT_SCHEDULE : input.schedule,
+          doseAmount: input.doseAmount ?? null,
         })
         .returning();
       lock.changed = true;
+      if (inserted) await recordVersion(tx, user, inserted);
       return inserted;
     });
     if (!row) throw new Error("insert returned no row");
@@ -123,12 +128,18 @@ export const supplementRoutes = new Hono<AppEnv>()
       if (input.affiliateLink !== undefined) changes.affiliateLink = emptyToNull(input.affiliateLink);
       if (input.notes !== undefined) changes.notes = emptyToNull(input.notes);
     }
-    const [row] = await c
-      .get("ctx")
-      .database.db.update(supplements)
-      .set(changes)
-      .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
-      .returning();
+    // Absent: kept. The version in force from the user's today records the change (issue 19).
+    if (input.schedule !== undefined) changes.schedule = input.schedule;
+    if (input.doseAmount !== undefined) changes.doseAmount = input.doseAmount;
+    const row = await c.get("ctx").database.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(supplements)
+        .set(changes)
+        .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
+        .returning();
+      if (updated) await recordVersion(tx, user, updated);
+      return updated;
+    });
     if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
     return c.json(toSupplementJson(row, user.isPremium));
@@ -148,11 +159,15 @@ export const supplementRoutes = new Hono<AppEnv>()
   .delete("/supplements/:id", async (c) => {
     const user = await requireUser(c);
     const id = parseId(c.req.param("id"));
-    const [row] = await c
-      .get("ctx")
-      .database.db.delete(supplements)
-      .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
-      .returning({ id: supplements.id });
+    const row = await c.get("ctx").database.db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(supplements)
+        .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
+        .returning();
+      // Gone from today on; its past days and logged doses stay (issue 19).
+      if (deleted) await recordDeletion(tx, user, deleted);
+      return deleted;
+    });
     if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
     return c.body(null, 204);

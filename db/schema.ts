@@ -7,16 +7,20 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  check,
   customType,
   date,
   index,
   integer,
+  jsonb,
+  numeric,
   pgTable,
   primaryKey,
   text,
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { DEFAULT_SCHEDULE, type Schedule } from "../src/lib/schedule";
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => "bytea",
@@ -60,6 +64,10 @@ export const users = pgTable(
     showNotes: boolean("show_notes").notNull().default(false),
     /** Issue 14: 'View Product' links on the public page (premium; on unless turned off). */
     showAffiliateLinks: boolean("show_affiliate_links").notNull().default(true),
+    /** The user's IANA time zone (issue 19): their 'today'. Null until set (UTC meanwhile). */
+    timeZone: text("time_zone"),
+    /** Whether the public profile shows when they take things (issue 19). */
+    showSchedule: boolean("show_schedule").notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -149,6 +157,9 @@ export const supplements = pgTable(
     affiliateLink: text("affiliate_link"),
     notes: text("notes"),
     sortOrder: integer("sort_order").notNull().default(0),
+    /** Times of day and ISO weekdays, or null for 'as needed' (issue 19, src/lib/schedule.ts). */
+    schedule: jsonb("schedule").$type<Schedule | null>().default(DEFAULT_SCHEDULE),
+    doseAmount: numeric("dose_amount", { precision: 6, scale: 2, mode: "number" }),
     ...timestamps,
   },
   // On user_id alone: sort_order and updated_at are in no index, so a reorder's updates
@@ -231,6 +242,48 @@ export const visitorHashes = pgTable(
   (t) => [
     primaryKey({ name: "visitor_hashes_pk", columns: [t.day, t.hash] }),
     index("visitor_hashes_user_id_idx").on(t.userId),
+  ],
+);
+
+/**
+ * What a supplement was from `validFrom` (the user's date) on: a day's doses come from the
+ * version in force on it, so ended days never change (issue 19, api/tracking). No foreign key
+ * to supplements: a deleted one keeps its past (its last version is `deleted`).
+ */
+export const scheduleVersions = pgTable(
+  "schedule_versions",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    supplementId: integer("supplement_id").notNull(),
+    validFrom: date("valid_from").notNull(),
+    name: text("name").notNull(),
+    quantityType: text("quantity_type").notNull(),
+    doseAmount: numeric("dose_amount", { precision: 6, scale: 2, mode: "number" }),
+    schedule: jsonb("schedule").$type<Schedule | null>(),
+    deleted: boolean("deleted").notNull().default(false),
+  },
+  (t) => [primaryKey({ name: "schedule_versions_pk", columns: [t.userId, t.supplementId, t.validFrom] })],
+);
+
+/** Logged doses: one per (user, date, supplement, time), with a copy of the name. */
+export const intakes = pgTable(
+  "intakes",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    date: date("date").notNull(),
+    supplementId: integer("supplement_id").notNull(),
+    time: text("time").notNull(),
+    status: text("status").notNull(),
+    name: text("name").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "intakes_pk", columns: [t.userId, t.date, t.supplementId, t.time] }),
+    check("intakes_status_check", sql`${t.status} IN ('taken', 'skipped')`),
   ],
 );
 

@@ -49,14 +49,21 @@ export async function findPublicProfile(db: Db, name: string, origin: string): P
       frequency: supplements.frequency,
       affiliateLink: supplements.affiliateLink,
       notes: supplements.notes,
+      schedule: supplements.schedule,
+      doseAmount: supplements.doseAmount,
     })
     .from(supplements)
     .where(eq(supplements.userId, user.id))
     .orderBy(asc(supplements.sortOrder), asc(supplements.id));
-  const list = rows.map(({ affiliateLink, notes, ...shown }): PublicSupplement => {
+  const list = rows.map(({ affiliateLink, notes, schedule, doseAmount, ...shown }): PublicSupplement => {
     const item: PublicSupplement = shown;
     if (showsNotes(user, notes)) item.notes = notes;
     if (showsProductLink(user, affiliateLink)) item.productUrl = `${origin}/go/${shown.id}`;
+    // Issue 19: when they take things is public only when the owner says so; whether they did, never.
+    if (user.showSchedule) {
+      item.schedule = schedule ?? null;
+      item.doseAmount = doseAmount ?? null;
+    }
     return item;
   });
   const profile: FoundProfile = { user: toPublicUser(user), supplements: list };

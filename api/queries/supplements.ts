@@ -14,6 +14,8 @@ export function toSupplementJson(row: Supplement, premium: boolean): SupplementJ
     affiliateLink: premium ? row.affiliateLink : null,
     notes: premium ? row.notes : null,
     sortOrder: row.sortOrder,
+    schedule: row.schedule ?? null,
+    doseAmount: row.doseAmount ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -18,6 +18,8 @@ export function toUserJson(user: User): CurrentUser {
     ...socialLinksOf(user),
     showNotes: user.showNotes,
     showAffiliateLinks: user.showAffiliateLinks,
+    timeZone: user.timeZone ?? null,
+    showSchedule: user.showSchedule ?? false,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

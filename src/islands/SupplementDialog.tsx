@@ -9,6 +9,7 @@ import type { CurrentUser, Supplement } from "../lib/types";
 import { supplementInputSchema } from "../lib/validation";
 import { $dialog, addSupplement, updateSupplement } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
+import ScheduleFields, { type ScheduleValue, schedulePayload, scheduleValueOf } from "./tracking/ScheduleFields";
 
 type Field = "name" | "quantityType" | "frequency" | "affiliateLink" | "notes";
 type Values = Record<Field, string>;
@@ -37,12 +38,17 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
   const editing = dialog?.kind === "edit" ? dialog.supplement : null;
   const [values, setValues] = useState<Values>(empty);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  // Issue 19: the schedule and amount (their errors are keyed `schedule.times`, `doseAmount`…).
+  const [track, setTrack] = useState<ScheduleValue>(() => scheduleValueOf(null));
+  const [trackErrors, setTrackErrors] = useState<Record<string, string | undefined>>({});
   const [busy, setBusy] = useState(false);
   const id = useId();
 
   useEffect(() => {
     if (!open) return;
     setValues(editing ? fromSupplement(editing) : empty());
+    setTrack(scheduleValueOf(editing));
+    setTrackErrors({});
     setErrors({});
     setBusy(false);
   }, [open, editing]);
@@ -55,14 +61,23 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     // Free users: the premium-only fields are removed before sending.
-    const payload = user.isPremium
-      ? values
-      : { name: values.name, quantityType: values.quantityType, frequency: values.frequency };
+    const payload = {
+      ...(user.isPremium
+        ? values
+        : { name: values.name, quantityType: values.quantityType, frequency: values.frequency }),
+      ...schedulePayload(track),
+    };
     const parsed = supplementInputSchema.safeParse(payload);
     if (!parsed.success) {
       const found: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) found[issue.path[0] as Field] ??= issue.message;
+      const foundTrack: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path.slice(0, 2).join(".");
+        if (issue.path[0] === "schedule" || issue.path[0] === "doseAmount") foundTrack[key] ??= issue.message;
+        else found[issue.path[0] as Field] ??= issue.message;
+      }
       setErrors(found);
+      setTrackErrors(foundTrack);
       return;
     }
     setBusy(true);
@@ -79,8 +94,14 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
       setBusy(false);
       if (error instanceof ApiError && error.errors) {
         const found: Partial<Record<Field, string>> = {};
-        for (const [key, list] of Object.entries(error.errors)) found[key as Field] = list[0];
+        const foundTrack: Record<string, string | undefined> = {};
+        for (const [key, list] of Object.entries(error.errors)) {
+          if (key.startsWith("schedule") || key === "doseAmount")
+            foundTrack[key.split(".").slice(0, 2).join(".")] = list[0];
+          else found[key as Field] = list[0];
+        }
         setErrors(found);
+        setTrackErrors(foundTrack);
       }
       notify.error(errorMessage(error, editing ? SUPPLEMENT_MESSAGES.updateFailed : SUPPLEMENT_MESSAGES.addFailed));
     }
@@ -156,6 +177,15 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
           />
           {errorText("frequency")}
         </div>
+        <ScheduleFields
+          value={track}
+          onChange={(next) => {
+            setTrack(next);
+            setTrackErrors({});
+          }}
+          quantityType={values.quantityType}
+          errors={trackErrors}
+        />
         {user.isPremium ? (
           <>
             <div>

@@ -21,6 +21,10 @@ export interface CurrentUser extends SocialLinks {
   showNotes: boolean;
   /** Issue 14: the public page shows 'View Product' links (premium; default on). */
   showAffiliateLinks: boolean;
+  /** Issue 19: the user's IANA time zone (their 'today'); null until set (UTC meanwhile). */
+  timeZone: string | null;
+  /** Issue 19: the public page shows when they take things. */
+  showSchedule: boolean;
   /** ISO timestamps. */
   createdAt: string;
   updatedAt: string;
@@ -44,6 +48,9 @@ export interface PublicSupplement {
   productUrl?: string;
   /** Issue 14: only when the page shows notes (premium owner who turned them on). */
   notes?: string;
+  /** Issue 19: only when the owner turned on `showSchedule`. */
+  schedule?: import("./schedule").Schedule | null;
+  doseAmount?: number | null;
 }
 
 export interface PublicProfile {
@@ -60,6 +67,9 @@ export interface Supplement {
   affiliateLink: string | null;
   notes: string | null;
   sortOrder: number;
+  /** Issue 19: times and days, or null for as needed; the amount per dose. */
+  schedule?: import("./schedule").Schedule | null;
+  doseAmount?: number | null;
   /** ISO timestamps. */
   createdAt: string;
   updatedAt: string;

@@ -21,6 +21,8 @@ import {
   USERNAME_MIN,
 } from "./constants";
 import { ACCOUNT_MESSAGES, MESSAGES, SUPPLEMENT_MESSAGES } from "./messages";
+import { canonicalTimeZone } from "./dates";
+import { scheduleFields, TRACKING_MESSAGES } from "./schedule";
 
 export const usernameSchema = z
   .string({ message: MESSAGES.usernameShort })
@@ -132,6 +134,16 @@ export const profileUpdateSchema = z.object({
   // Issue 14: the public page's switches (premium content; stored for everyone).
   showNotes: z.boolean({ message: "Show notes must be true or false" }).optional(),
   showAffiliateLinks: z.boolean({ message: "Show affiliate links must be true or false" }).optional(),
+  // Issue 19: the user's IANA zone (stored in the runtime's spelling) and the public schedule switch.
+  timeZone: z
+    .unknown()
+    .transform((value, ctx) => {
+      const zone = canonicalTimeZone(value);
+      if (zone === null) ctx.addIssue({ code: "custom", message: TRACKING_MESSAGES.timeZone });
+      return zone ?? "";
+    })
+    .optional(),
+  showSchedule: z.boolean({ message: "showSchedule must be true or false" }).optional(),
 });
 
 const requiredText = (label: string) =>
@@ -152,6 +164,7 @@ export const supplementInputSchema = z.object({
     .trim()
     .max(NOTES_MAX, SUPPLEMENT_MESSAGES.notesLong)
     .nullish(),
+  ...scheduleFields,
 });
 export type SupplementInput = z.infer<typeof supplementInputSchema>;
 

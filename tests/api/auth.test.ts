@@ -43,6 +43,9 @@ const USER_FIELDS = [
   // Issue 14: the public page's two switches.
   "showNotes",
   "showAffiliateLinks",
+  // Issue 19: the zone and the public schedule switch.
+  "timeZone",
+  "showSchedule",
   "createdAt",
   "updatedAt",
 ].sort();

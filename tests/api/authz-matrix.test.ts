@@ -27,6 +27,7 @@ import sharp from "sharp";
 import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/context";
 import { users } from "../../db/schema";
+import { dateIn } from "../../src/lib/dates";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { ROOT, skipWithoutBuild } from "../support/process";
@@ -277,6 +278,27 @@ const ROWS: Row[] = [
   {
     route: "DELETE /api/supplements/:id",
     call: async (p) => ({ method: "DELETE", path: `/api/supplements/${await newSupplement(target(p))}` }),
+    expect: { out: 401, other: 404, free: 204, premium: 204, noname: 204 },
+  },
+  // Tracking (issue 19): private to the owner. A real server, so the real today (UTC: no zone set).
+  { route: "GET /api/today", call: () => ({ method: "GET", path: "/api/today" }), expect: signedIn(401, 200) },
+  { route: "GET /api/history", call: () => ({ method: "GET", path: "/api/history" }), expect: signedIn(401, 200) },
+  {
+    route: "PUT /api/intakes/:date/:supplementId/:time",
+    what: "ticks the target's supplement for today",
+    call: async (p) => ({
+      method: "PUT",
+      path: `/api/intakes/${dateIn(null, new Date())}/${await newSupplement(target(p))}/anytime`,
+      body: { status: "taken" },
+    }),
+    expect: { out: 401, other: 404, free: 200, premium: 200, noname: 200 },
+  },
+  {
+    route: "DELETE /api/intakes/:date/:supplementId/:time",
+    call: async (p) => ({
+      method: "DELETE",
+      path: `/api/intakes/${dateIn(null, new Date())}/${await newSupplement(target(p))}/anytime`,
+    }),
     expect: { out: 401, other: 404, free: 204, premium: 204, noname: 204 },
   },
   {

@@ -50,6 +50,8 @@ interface Json {
   affiliateLink: string | null;
   notes: string | null;
   sortOrder: number;
+  schedule: { times: string[]; days: number[] } | null;
+  doseAmount: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -70,6 +72,8 @@ describe("the answer's shape", () => {
       affiliateLink: "https://shop.example/d",
       notes: "with food",
       sortOrder: 0,
+      schedule: { times: ["anytime"], days: [1, 2, 3, 4, 5, 6, 7] },
+      doseAmount: null,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     });

@@ -656,6 +656,8 @@ function sampleUser(): User {
     etsyUrl: null,
     youtubeUrl: null,
     tiktokUrl: null,
+    timeZone: null,
+    showSchedule: false,
     linkedinUrl: null,
     websiteUrl: null,
     showNotes: false,

@@ -345,6 +345,59 @@ for (const plan of ["free", "premium"] as const) {
   });
 }
 
+test.describe("tracking (issue 19)", () => {
+  /** A 2.5 Tablespoon(s) dose at every time of day, 100-character names, ticked, skipped and as needed. */
+  async function seedTracking(page: Page, base: string) {
+    const seeded = await seedUser(page, base, { username: "wide" });
+    const list = await apiCall<{ id: number; name: string; quantityType: string; frequency: string }[]>(
+      page,
+      base,
+      "GET",
+      "/api/supplements",
+    );
+    const [first, second, third] = list as [(typeof list)[0], (typeof list)[0], (typeof list)[0]];
+    const every = { times: ["morning", "afternoon", "evening", "bedtime"], days: [1, 2, 3, 4, 5, 6, 7] };
+    await apiCall(page, base, "PUT", `/api/supplements/${first.id}`, { ...first, schedule: every, doseAmount: 2.5 });
+    await apiCall(page, base, "PUT", `/api/supplements/${second.id}`, { ...second, doseAmount: 1000 });
+    await apiCall(page, base, "PUT", `/api/supplements/${third.id}`, { ...third, schedule: null, doseAmount: 0.25 });
+    const today = await apiCall<{ date: string }>(page, base, "GET", "/api/today");
+    await apiCall(page, base, "PUT", `/api/intakes/${today.date}/${first.id}/morning`, { status: "taken" });
+    await apiCall(page, base, "PUT", `/api/intakes/${today.date}/${first.id}/evening`, { status: "skipped" });
+    await apiCall(page, base, "PUT", "/api/profile", { showSchedule: true });
+    return seeded;
+  }
+
+  const cardsLoaded = async (p: Page) => {
+    await gotoHydrated(p, "/");
+    await expect(p.getByTestId("today-card").getByText("1 of 5 taken")).toBeVisible({ timeout: 15_000 });
+    await expect(p.getByTestId("heatmap-cell").first()).toBeVisible({ timeout: 15_000 });
+  };
+
+  test("the Today and History cards, and the dialog with its seven day toggles", async ({ page, baseURL }) => {
+    test.slow();
+    await seedTracking(page, baseURL as string);
+    await sweep(page, "tracking cards", cardsLoaded);
+    await sweep(page, "tracking dialog", async (p) => {
+      await cardsLoaded(p);
+      await openDialog(p, "Add Item", "Add New Supplement");
+      const d = dialog(p, "Add New Supplement");
+      await d.getByRole("checkbox", { name: "Every day" }).uncheck();
+      await expect(d.getByRole("button", { name: "Wednesday" })).toBeVisible();
+      await d.getByLabel("Amount per dose").fill("1000.999");
+      await p.getByRole("button", { name: "Add Supplement" }).click();
+      await expect(d.locator(".field-error").first()).toBeVisible();
+    });
+  });
+
+  test("the public profile grouped by time of day", async ({ page, baseURL }) => {
+    const { username } = await seedTracking(page, baseURL as string);
+    await sweep(page, "tracking public profile", async (p) => {
+      await p.goto(`/${username}`);
+      await expect(p.getByRole("heading", { name: "Bedtime" })).toBeVisible();
+    });
+  });
+});
+
 test("public profile of a 50-letter username, signed out", async ({ page, browser, baseURL }) => {
   const { username } = await seedUser(page, baseURL as string, { username: "letters" });
   await signedOut(browser, baseURL as string, (visitor) =>

@@ -22,6 +22,8 @@ export interface ControlledApp {
   /** e.g. http://127.0.0.1:41234 (also the app's PUBLIC_ORIGIN). */
   url: string;
   setPremium(email: string, premium?: boolean): Promise<void>;
+  /** Moves the user's schedule versions `days` back, as if their supplements were added that long ago (issue 19). */
+  backdateSchedules(email: string, days: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,16 @@ async function runControlled() {
     port: Number(process.env.QA_CONTROL_PORT),
     async fetch(request) {
       const url = new URL(request.url);
+      if (request.method === "POST" && url.pathname === "/backdate") {
+        const { sql } = await import("drizzle-orm");
+        const { email, days } = (await request.json()) as { email: string; days: number };
+        await ctx.database.db.execute(
+          sql`update schedule_versions set valid_from = valid_from - ${days}::int
+              where user_id = (select id from users where email = ${email})`,
+        );
+        ctx.caches.clear();
+        return new Response("ok");
+      }
       if (request.method !== "POST" || url.pathname !== "/premium") return new Response("not found", { status: 404 });
       const { email, premium } = (await request.json()) as { email: string; premium: boolean };
       const rows = await ctx.database.db
@@ -89,6 +101,13 @@ export async function startControlledApp(): Promise<ControlledApp> {
         body: JSON.stringify({ email, premium }),
       });
       if (res.status !== 200) throw new Error(`setPremium(${email}): ${res.status} ${await res.text()}`);
+    },
+    async backdateSchedules(email, days) {
+      const res = await fetch(`http://127.0.0.1:${control}/backdate`, {
+        method: "POST",
+        body: JSON.stringify({ email, days }),
+      });
+      if (res.status !== 200) throw new Error(`backdateSchedules(${email}): ${res.status} ${await res.text()}`);
     },
     stop,
   };

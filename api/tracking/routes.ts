@@ -1,0 +1,218 @@
+/**
+ * Daily tracking (issue 19): GET /api/today, PUT/DELETE /api/intakes/{date}/{supplementId}/{time},
+ * GET /api/history. Private: every route is the signed-in user's own. 'Today' is the user's
+ * date in their zone (api/clock.ts for 'now'); a write names the day of the row it was made
+ * on, never 'now'. See README "Tracking".
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import { intakes, scheduleVersions, type User } from "../../db/schema";
+import { addDays, daysBetween, isCalendarDate, isoWeekday } from "../../src/lib/dates";
+import {
+  AS_NEEDED,
+  DOSE_TIMES,
+  EDITABLE_DAYS,
+  HISTORY_DEFAULT_DAYS,
+  HISTORY_MAX_DAYS,
+  type HistoryJson,
+  INTAKE_STATUSES,
+  type IntakeJson,
+  type IntakeStatus,
+  type IntakeTime,
+  isScheduled,
+  TRACKING_MESSAGES,
+} from "../../src/lib/schedule";
+import { adherence, currentStreak, longestStreak } from "../../src/lib/streaks";
+import { serveCached, toCachedBody } from "../cache";
+import { now } from "../clock";
+import { type AppEnv, requireUser } from "../env";
+import { badRequest, notFound, readJson } from "../http";
+import { readDay, readHistory } from "./queries";
+import { userToday } from "./versions";
+
+const MAX_ID = 2_147_483_647;
+const zoneOf = (user: Pick<User, "timeZone">) => user.timeZone ?? "UTC";
+
+/** A date of the editable window: today or one of the EDITABLE_DAYS before it. */
+function editableDate(raw: string | undefined, today: string): string {
+  if (raw === undefined) return today;
+  if (!isCalendarDate(raw)) throw badRequest(TRACKING_MESSAGES.date, { date: [TRACKING_MESSAGES.date] });
+  const back = daysBetween(raw, today);
+  if (back < 0) throw badRequest(TRACKING_MESSAGES.future, { date: [TRACKING_MESSAGES.future] });
+  if (back > EDITABLE_DAYS) throw badRequest(TRACKING_MESSAGES.tooOld, { date: [TRACKING_MESSAGES.tooOld] });
+  return raw;
+}
+
+function parseSupplementId(raw: string): number {
+  if (!/^\d{1,12}$/.test(raw)) {
+    throw badRequest("Invalid supplement id", { supplementId: ["Invalid supplement id"] });
+  }
+  const id = Number(raw);
+  if (id < 1 || id > MAX_ID) throw notFound(TRACKING_MESSAGES.notFound);
+  return id;
+}
+
+function parseTime(raw: string): IntakeTime {
+  if ((DOSE_TIMES as readonly string[]).includes(raw) || raw === AS_NEEDED) return raw as IntakeTime;
+  throw badRequest(TRACKING_MESSAGES.time, { time: [TRACKING_MESSAGES.time] });
+}
+
+const intakeBodySchema = z.object({
+  status: z.enum(INTAKE_STATUSES, { message: TRACKING_MESSAGES.status }),
+});
+
+interface Target {
+  user: User;
+  date: string;
+  supplementId: number;
+  time: IntakeTime;
+  today: string;
+}
+
+/** The path's parts, judged in order: date, supplement id, time. */
+function readTarget(c: { req: { param: (key: string) => string } }, user: User): Target {
+  const today = userToday(user);
+  const date = editableDate(c.req.param("date"), today);
+  const supplementId = parseSupplementId(c.req.param("supplementId"));
+  const time = parseTime(c.req.param("time"));
+  return { user, date, supplementId, time, today };
+}
+
+/**
+ * Statement one of a write: the supplement as it was on that day (the version in force, or,
+ * when it was added later, its first one). None, or deleted by then: 404. Not scheduled at
+ * that time on that weekday: 400.
+ */
+async function versionFor(db: import("../../db/client").Db, target: Target, status: IntakeStatus | null) {
+  const [version] = await db
+    .select({
+      validFrom: scheduleVersions.validFrom,
+      name: scheduleVersions.name,
+      schedule: scheduleVersions.schedule,
+      deleted: scheduleVersions.deleted,
+    })
+    .from(scheduleVersions)
+    .where(and(eq(scheduleVersions.userId, target.user.id), eq(scheduleVersions.supplementId, target.supplementId)))
+    .orderBy(sql`${scheduleVersions.validFrom} <= ${target.date} desc`, desc(scheduleVersions.validFrom))
+    .limit(1);
+  if (!version || version.deleted) throw notFound(TRACKING_MESSAGES.notFound);
+  const onThatDay = version.validFrom <= target.date;
+  const weekday = isoWeekday(target.date);
+  const scheduled =
+    onThatDay &&
+    (target.time === AS_NEEDED ? version.schedule === null : isScheduled(version.schedule, target.time, weekday));
+  if (!scheduled) throw badRequest(TRACKING_MESSAGES.notScheduled, { time: [TRACKING_MESSAGES.notScheduled] });
+  if (target.time === AS_NEEDED && status !== null && status !== "taken") {
+    throw badRequest(TRACKING_MESSAGES.asNeededTaken, { status: [TRACKING_MESSAGES.asNeededTaken] });
+  }
+  return version;
+}
+
+export const trackingRoutes = new Hono<AppEnv>()
+  .get("/today", async (c) => {
+    const user = await requireUser(c);
+    const date = editableDate(c.req.query("date"), userToday(user));
+    const { caches, database } = c.get("ctx");
+    // Served from memory until the user's list, versions, zone or log changes (api/cache.ts);
+    // the key has the date, so a new day is a new entry.
+    const cached = caches.getToday(user.id, date);
+    if (cached) return serveCached(cached, c.req.raw);
+    const since = caches.begin();
+    const day = await readDay(database.db, user.id, date, zoneOf(user));
+    const body = await toCachedBody(c.json(day, 200, { "Cache-Control": "no-store" }));
+    caches.setToday(user.id, date, body, since);
+    return serveCached(body, c.req.raw);
+  })
+  .put("/intakes/:date/:supplementId/:time", async (c) => {
+    const user = await requireUser(c);
+    const target = readTarget(c, user);
+    const { status } = await readJson(c, intakeBodySchema);
+    const ctx = c.get("ctx");
+    const version = await versionFor(ctx.database.db, target, status);
+    // Statement two: one row per (user, date, supplement, time), however many identical
+    // requests race; a repeat of the same status keeps the first `at`.
+    const [row] = await ctx.database.db
+      .insert(intakes)
+      .values({
+        userId: user.id,
+        date: target.date,
+        supplementId: target.supplementId,
+        time: target.time,
+        status,
+        name: version.name,
+        at: now(),
+      })
+      .onConflictDoUpdate({
+        target: [intakes.userId, intakes.date, intakes.supplementId, intakes.time],
+        set: {
+          status: sql`excluded.status`,
+          name: sql`excluded.name`,
+          at: sql`case when ${intakes.status} = excluded.status then ${intakes.at} else excluded.at end`,
+        },
+      })
+      .returning();
+    if (!row) throw new Error("upsert returned no row");
+    ctx.caches.dropTodays(user.id);
+    const answer: IntakeJson = {
+      date: row.date,
+      supplementId: row.supplementId,
+      time: row.time as IntakeTime,
+      status: row.status as IntakeStatus,
+      at: row.at.toISOString(),
+    };
+    return c.json(answer);
+  })
+  .delete("/intakes/:date/:supplementId/:time", async (c) => {
+    const user = await requireUser(c);
+    const target = readTarget(c, user);
+    const ctx = c.get("ctx");
+    await versionFor(ctx.database.db, target, null);
+    await ctx.database.db
+      .delete(intakes)
+      .where(
+        and(
+          eq(intakes.userId, user.id),
+          eq(intakes.date, target.date),
+          eq(intakes.supplementId, target.supplementId),
+          eq(intakes.time, target.time),
+        ),
+      );
+    ctx.caches.dropTodays(user.id);
+    return c.body(null, 204);
+  })
+  .get("/history", async (c) => {
+    const user = await requireUser(c);
+    const today = userToday(user);
+    const rawFrom = c.req.query("from");
+    const rawTo = c.req.query("to");
+    for (const [key, raw] of [
+      ["from", rawFrom],
+      ["to", rawTo],
+    ] as const) {
+      if (raw !== undefined && !isCalendarDate(raw)) {
+        throw badRequest(TRACKING_MESSAGES.date, { [key]: [TRACKING_MESSAGES.date] });
+      }
+    }
+    const to = rawTo ?? today;
+    const from = rawFrom ?? addDays(to, -(HISTORY_DEFAULT_DAYS - 1));
+    if (daysBetween(to, today) < 0) throw badRequest(TRACKING_MESSAGES.range, { to: [TRACKING_MESSAGES.range] });
+    const span = daysBetween(from, to) + 1;
+    if (span < 1 || span > HISTORY_MAX_DAYS) {
+      throw badRequest(TRACKING_MESSAGES.range, { from: [TRACKING_MESSAGES.range] });
+    }
+    // One statement: every day from the user's first version (streaks are over all history).
+    const all = await readHistory(c.get("ctx").database.db, user.id, from, today);
+    const days = all.filter((day) => day.date >= from && day.date <= to);
+    const answer: HistoryJson = {
+      from,
+      to,
+      timeZone: zoneOf(user),
+      days,
+      adherence: adherence(days, today),
+      currentStreak: currentStreak(all, today),
+      longestStreak: longestStreak(all, today),
+    };
+    c.header("Cache-Control", "no-store");
+    return c.json(answer);
+  });

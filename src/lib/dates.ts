@@ -1,0 +1,104 @@
+/**
+ * Calendar dates (`YYYY-MM-DD`) and a user's 'today' in an IANA time zone, with Intl only.
+ * Shared by the server (api/tracking) and the islands: one rule for what day it is.
+ * Day arithmetic is on calendar dates, never on 24-hour steps of an instant, so a
+ * clock-change day is one day like any other.
+ */
+
+const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      calendar: "gregory",
+      numberingSystem: "latn",
+    });
+    if (formatters.size > 500) formatters.clear();
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** The calendar date of instant `at` in `timeZone` (UTC when null). */
+export function dateIn(timeZone: string | null | undefined, at: Date | number): string {
+  const parts = formatterFor(timeZone || "UTC").formatToParts(at);
+  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
+  return `${get("year").padStart(4, "0")}-${get("month")}-${get("day")}`;
+}
+
+/** Whether `value` is a real calendar date written `YYYY-MM-DD` (no 2026-02-30). */
+export function isCalendarDate(value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  const match = DATE_SHAPE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Days since 1970-01-01 of a calendar date (its own count, not an instant). */
+function dayNumber(date: string): number {
+  const match = DATE_SHAPE.exec(date);
+  if (!match) throw new RangeError(`Not a calendar date: ${date}`);
+  const utc = new Date(0);
+  utc.setUTCFullYear(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return Math.round(utc.getTime() / DAY_MS);
+}
+
+function fromDayNumber(day: number): string {
+  const date = new Date(day * DAY_MS);
+  const year = String(date.getUTCFullYear()).padStart(4, "0");
+  const month = String(date.getUTCMonth() + 1).padStart(2, "0");
+  const dd = String(date.getUTCDate()).padStart(2, "0");
+  return `${year}-${month}-${dd}`;
+}
+
+/** The calendar date `days` after `date` (before, when negative). */
+export const addDays = (date: string, days: number): string => fromDayNumber(dayNumber(date) + days);
+
+/** How many calendar days from `from` to `to` (negative when `to` is earlier). */
+export const daysBetween = (from: string, to: string): number => dayNumber(to) - dayNumber(from);
+
+/** ISO weekday of a calendar date: 1 = Monday … 7 = Sunday. */
+export function isoWeekday(date: string): number {
+  const day = new Date(dayNumber(date) * DAY_MS).getUTCDay();
+  return day === 0 ? 7 : day;
+}
+
+/** Every date from `from` to `to`, both included, oldest first. */
+export function dateRange(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let day = dayNumber(from), last = dayNumber(to); day <= last; day++) out.push(fromDayNumber(day));
+  return out;
+}
+
+const WEEKDAY_SHORT = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
+const MONTH_SHORT = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+
+/** 'Mon 16 Nov' for 2026-11-16 (the heatmap's cell names). */
+export function shortDayLabel(date: string): string {
+  const [, month, day] = date.split("-").map(Number) as [number, number, number];
+  return `${WEEKDAY_SHORT[isoWeekday(date) - 1]} ${day} ${MONTH_SHORT[month - 1]}`;
+}
+
+/**
+ * An IANA zone name the runtime knows, in the runtime's own spelling; null for anything
+ * else (offsets like `+01:00`, unknown names, over-long text).
+ */
+export function canonicalTimeZone(value: unknown): string | null {
+  if (typeof value !== "string" || value.length > 64) return null;
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) return null;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}

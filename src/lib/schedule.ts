@@ -1,0 +1,184 @@
+/**
+ * A supplement's schedule (times of day and ISO weekdays, or null for 'as needed') and its
+ * amount per dose: the rules, the canonical order, the labels. Shared by the API and the
+ * dialog; user-facing strings are here.
+ */
+import { z } from "zod";
+
+export const DOSE_TIMES = ["morning", "afternoon", "evening", "bedtime", "anytime"] as const;
+export type DoseTime = (typeof DOSE_TIMES)[number];
+/** The path segment of an as-needed intake. */
+export const AS_NEEDED = "as-needed";
+export type IntakeTime = DoseTime | typeof AS_NEEDED;
+export const INTAKE_STATUSES = ["taken", "skipped"] as const;
+export type IntakeStatus = (typeof INTAKE_STATUSES)[number];
+
+export const TIME_LABELS: Record<IntakeTime, string> = {
+  morning: "Morning",
+  afternoon: "Afternoon",
+  evening: "Evening",
+  bedtime: "Bedtime",
+  anytime: "Any time",
+  "as-needed": "As needed",
+};
+export const WEEKDAY_LABELS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+export const WEEKDAY_SHORT_LABELS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
+export const ALL_DAYS = [1, 2, 3, 4, 5, 6, 7] as const;
+
+export interface Schedule {
+  times: DoseTime[];
+  days: number[];
+}
+
+export const DEFAULT_SCHEDULE: Schedule = { times: ["anytime"], days: [1, 2, 3, 4, 5, 6, 7] };
+
+export const TRACKING_MESSAGES = {
+  scheduleShape: "Schedule must be an object with times and days, or null for as needed",
+  times: "Choose at least one time: morning, afternoon, evening, bedtime, or any time",
+  anytimeAlone: "Any time cannot be combined with other times",
+  days: "Choose at least one day (1 = Monday … 7 = Sunday)",
+  doseAmount: "Amount per dose must be a number above 0 and at most 1000, with at most two decimals",
+  timeZone: "Please choose a valid time zone",
+  date: "Date must be a real date written YYYY-MM-DD",
+  future: "That day has not begun yet",
+  tooOld: "Only today and the 7 days before it can be changed",
+  time: "Unknown time",
+  notScheduled: "That supplement is not scheduled at that time on that day",
+  status: 'Status must be "taken" or "skipped"',
+  asNeededTaken: "As-needed doses can only be marked taken",
+  range: "The range must run from from to to, end no later than today and cover at most 366 days",
+  notFound: "Supplement not found",
+} as const;
+
+/** How many days before today may be viewed and corrected. */
+export const EDITABLE_DAYS = 7;
+export const HISTORY_MAX_DAYS = 366;
+export const HISTORY_DEFAULT_DAYS = 84;
+export const DOSE_AMOUNT_MAX = 1000;
+
+export const scheduleSchema = z
+  .strictObject(
+    {
+      times: z
+        .array(z.enum(DOSE_TIMES, { message: TRACKING_MESSAGES.times }), { message: TRACKING_MESSAGES.times })
+        .min(1, TRACKING_MESSAGES.times)
+        .max(DOSE_TIMES.length, TRACKING_MESSAGES.times)
+        .refine((times) => new Set(times).size === times.length, TRACKING_MESSAGES.times)
+        .refine((times) => !times.includes("anytime") || times.length === 1, TRACKING_MESSAGES.anytimeAlone),
+      days: z
+        .array(
+          z
+            .number({ message: TRACKING_MESSAGES.days })
+            .int(TRACKING_MESSAGES.days)
+            .min(1, TRACKING_MESSAGES.days)
+            .max(7, TRACKING_MESSAGES.days),
+          {
+            message: TRACKING_MESSAGES.days,
+          },
+        )
+        .min(1, TRACKING_MESSAGES.days)
+        .max(7, TRACKING_MESSAGES.days)
+        .refine((days) => new Set(days).size === days.length, TRACKING_MESSAGES.days),
+    },
+    { message: TRACKING_MESSAGES.scheduleShape },
+  )
+  .transform(canonicalSchedule);
+
+/** Times in the day's order, days ascending. */
+export function canonicalSchedule(schedule: Schedule): Schedule {
+  return {
+    times: DOSE_TIMES.filter((time) => schedule.times.includes(time)),
+    days: [...schedule.days].sort((a, b) => a - b),
+  };
+}
+
+export const doseAmountSchema = z
+  .number({ message: TRACKING_MESSAGES.doseAmount })
+  .gt(0, TRACKING_MESSAGES.doseAmount)
+  .lte(DOSE_AMOUNT_MAX, TRACKING_MESSAGES.doseAmount)
+  .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, TRACKING_MESSAGES.doseAmount);
+
+/** The schedule fields of the supplement body (merged into supplementInputSchema). */
+export const scheduleFields = {
+  schedule: scheduleSchema.nullable().optional(),
+  doseAmount: doseAmountSchema.nullable().optional(),
+};
+
+/** '2 Capsule(s)', '0.5 Tablet(s)'; '' without an amount. */
+export function formatDose(doseAmount: number | null, quantityType: string): string {
+  return doseAmount === null ? "" : `${doseAmount} ${quantityType}`;
+}
+
+/** Whether the schedule has a dose at `time` on ISO weekday `weekday`. */
+export const isScheduled = (schedule: Schedule | null, time: string, weekday: number): boolean =>
+  schedule?.days.includes(weekday) === true && (schedule.times as string[]).includes(time);
+
+/** Wire shapes of the tracking API. */
+export interface TodayDose {
+  supplementId: number;
+  name: string;
+  quantityType: string;
+  doseAmount: number | null;
+  time: DoseTime;
+  status: IntakeStatus | null;
+  at: string | null;
+}
+export interface TodayAsNeeded {
+  supplementId: number;
+  name: string;
+  quantityType: string;
+  doseAmount: number | null;
+  status: "taken" | null;
+  at: string | null;
+}
+export interface TodayJson {
+  date: string;
+  timeZone: string;
+  doses: TodayDose[];
+  asNeeded: TodayAsNeeded[];
+  summary: { due: number; taken: number; skipped: number };
+}
+export interface IntakeJson {
+  date: string;
+  supplementId: number;
+  time: IntakeTime;
+  status: IntakeStatus;
+  at: string;
+}
+export interface HistoryDay {
+  date: string;
+  due: number;
+  taken: number;
+  skipped: number;
+  missed: number;
+}
+export interface HistoryJson {
+  from: string;
+  to: string;
+  timeZone: string;
+  days: HistoryDay[];
+  adherence: number | null;
+  currentStreak: number;
+  longestStreak: number;
+}
+
+/**
+ * The public page's groups (issue 19): Morning … Any time, then As needed, each with the
+ * supplements scheduled then (an item in several groups appears in each), in list order.
+ */
+export function groupBySchedule<
+  T extends { schedule?: Schedule | null; doseAmount?: number | null; quantityType: string },
+>(list: readonly T[]): { time: IntakeTime; label: string; items: (T & { amount: string })[] }[] {
+  const withAmount = list.map((item) => ({ ...item, amount: formatDose(item.doseAmount ?? null, item.quantityType) }));
+  const groups = DOSE_TIMES.map((time) => ({
+    time: time as IntakeTime,
+    label: TIME_LABELS[time],
+    items: withAmount.filter((item) => item.schedule?.times.includes(time)),
+  }));
+  groups.push({
+    time: AS_NEEDED,
+    label: TIME_LABELS[AS_NEEDED],
+    items: withAmount.filter((item) => item.schedule === null),
+  });
+  return groups.filter((group) => group.items.length > 0);
+}

@@ -1,0 +1,172 @@
+/**
+ * Issue 19 in the browser: the Today card (tick, skip and undo by mouse and by keyboard; a
+ * reload keeps them; yesterday fixed from the date arrows), the History card's named cells,
+ * the dialog's schedule fields, the zone set from the browser, and axe.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { addDays, dateIn, shortDayLabel } from "../../src/lib/dates";
+import { startControlledApp } from "../support/e2e-app";
+import { expectToast, gotoHydrated } from "../support/e2e-ui";
+import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
+import { expectNoA11yViolations } from "./support";
+
+const ZONE = "Europe/Berlin";
+test.use({ timezoneId: ZONE });
+
+const today = () => dateIn(ZONE, Date.now());
+const todayCard = (page: Page) => page.getByTestId("today-card");
+const dose = (page: Page, label: string) => todayCard(page).getByRole("checkbox", { name: label, exact: true });
+
+test("tick, skip and undo by mouse and keyboard; reload keeps them; the zone comes from the browser", async ({
+  page,
+  baseURL,
+}) => {
+  test.slow();
+  const base = baseURL as string;
+  await signUpWithApi(page.request, base);
+  await addSupplements(page, base, [{ name: "Vitamin D3" }, { name: "Magnesium" }]);
+  await apiCall(page, base, "PUT", "/api/supplements/reorder", {
+    supplementIds: (await apiCall<{ id: number }[]>(page, base, "GET", "/api/supplements")).map((s) => s.id),
+  });
+  const list = await apiCall<{ id: number; name: string }[]>(page, base, "GET", "/api/supplements");
+  const zinc = await apiCall<{ id: number }>(page, base, "POST", "/api/supplements", {
+    name: "Zinc",
+    quantityType: "Tablet(s)",
+    frequency: "as needed",
+    schedule: null,
+    doseAmount: 2,
+  });
+  expect(list.length).toBe(2);
+  expect(zinc.id).toBeGreaterThan(0);
+
+  await gotoHydrated(page, "/");
+  const card = todayCard(page);
+  await expect(card.getByRole("heading", { name: "Today" })).toBeVisible();
+  await expect(card.getByText("0 of 2 taken")).toBeVisible();
+  await expect(card.getByRole("heading", { name: "Any time" })).toBeVisible();
+  await expect(card.getByRole("heading", { name: "As needed" })).toBeVisible();
+  // The first visit set the zone from the browser.
+  await expect
+    .poll(async () => (await apiCall<{ timeZone: string | null }>(page, base, "GET", "/api/auth/user")).timeZone)
+    .toBe(ZONE);
+
+  // Mouse: tick Vitamin D3, skip Magnesium.
+  await dose(page, "Vitamin D3").click();
+  await expect(card.getByText("1 of 2 taken")).toBeVisible();
+  await card.getByRole("button", { name: "Skip Magnesium" }).click();
+  await expect(card.getByText("Skipped")).toBeVisible();
+  // Keyboard: the as-needed Zinc, '2 Tablet(s)' in its name.
+  await dose(page, "Zinc, 2 Tablet(s)").focus();
+  const saved = page.waitForResponse((r) => r.url().includes("/as-needed") && r.request().method() === "PUT");
+  await page.keyboard.press("Space");
+  await expect(dose(page, "Zinc, 2 Tablet(s)")).toBeChecked();
+  expect((await saved).status()).toBe(200);
+
+  await page.reload();
+  await expect(dose(page, "Vitamin D3")).toBeChecked();
+  await expect(dose(page, "Zinc, 2 Tablet(s)")).toBeChecked();
+  await expect(card.getByText("Skipped")).toBeVisible();
+  await expect(card.getByText("1 of 2 taken")).toBeVisible();
+
+  // Undo by keyboard: the skipped Magnesium, then untick Vitamin D3 with Space.
+  await card.getByRole("button", { name: "Undo Magnesium" }).focus();
+  const unskipped = page.waitForResponse((r) => r.url().includes("/api/intakes/") && r.request().method() === "DELETE");
+  await page.keyboard.press("Enter");
+  await expect(card.getByRole("button", { name: "Skip Magnesium" })).toBeVisible();
+  expect((await unskipped).status()).toBe(204);
+  await dose(page, "Vitamin D3").focus();
+  const undone = page.waitForResponse((r) => r.url().includes("/api/intakes/") && r.request().method() === "DELETE");
+  await page.keyboard.press("Space");
+  await expect(card.getByText("0 of 2 taken")).toBeVisible();
+  expect((await undone).status()).toBe(204);
+  await page.reload();
+  await expect(dose(page, "Vitamin D3")).not.toBeChecked();
+  await expect(card.getByRole("button", { name: "Skip Magnesium" })).toBeVisible();
+  await expect(dose(page, "Zinc, 2 Tablet(s)")).toBeChecked();
+  await expectNoA11yViolations(page);
+
+  // A refused write: the tick comes back and an error toast says so.
+  await page.route("**/api/intakes/**", (route) =>
+    route.fulfill({ status: 500, contentType: "application/json", body: '{"message":"boom"}' }),
+  );
+  await dose(page, "Magnesium").click();
+  await expect(dose(page, "Magnesium")).not.toBeChecked();
+  await expectToast(page, "Error", "Failed to save your change");
+});
+
+test("yesterday is fixed from the date arrows; the heatmap's cells have names", async ({ page }) => {
+  test.setTimeout(240_000); // a controlled app of its own starts first
+  const app = await startControlledApp();
+  try {
+    const user = await signUpWithApi(page.request, app.url);
+    await addSupplements(page, app.url, [{ name: "Omega 3" }]);
+    await apiCall(page, app.url, "PUT", "/api/profile", { timeZone: ZONE });
+    await app.backdateSchedules(user.email, 3);
+    await gotoHydrated(page, `${app.url}/`);
+    const card = todayCard(page);
+    const yesterday = addDays(today(), -1);
+    const history = page.getByTestId("history-card");
+    // The first reads of a fresh database on a busy machine may take a while.
+    await expect(history.getByRole("img", { name: `${shortDayLabel(yesterday)}: 0 of 1 taken` })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(history.getByRole("img", { name: `${shortDayLabel(today())}: 0 of 1 taken (today)` })).toBeVisible();
+
+    await card.getByRole("button", { name: "Previous day" }).click();
+    await expect(card.getByTestId("today-date")).not.toHaveText(/^$/);
+    await dose(page, "Omega 3").click();
+    await expect(card.getByText("1 of 1 taken")).toBeVisible();
+    await expect(history.getByRole("img", { name: `${shortDayLabel(yesterday)}: 1 of 1 taken` })).toBeVisible();
+    const logged = await apiCall<{ summary: { taken: number } }>(page, app.url, "GET", `/api/today?date=${yesterday}`);
+    expect(logged.summary.taken).toBe(1);
+    const now = await apiCall<{ summary: { taken: number } }>(page, app.url, "GET", "/api/today");
+    expect(now.summary.taken).toBe(0);
+    // Back up to 7 days, no further; forward no further than today.
+    for (let i = 1; i < 7; i++) await card.getByRole("button", { name: "Previous day" }).click();
+    await expect(card.getByRole("button", { name: "Previous day" })).toBeDisabled();
+    for (let i = 0; i < 7; i++) await card.getByRole("button", { name: "Next day" }).click();
+    await expect(card.getByRole("button", { name: "Next day" })).toBeDisabled();
+    await expect(history.getByText("Current streak")).toBeVisible();
+    await expect(history.getByText("Longest streak")).toBeVisible();
+    await expect(history.getByText("Adherence (30 days)")).toBeVisible();
+    await expect(history.getByTestId("heatmap-cell").first()).toBeVisible();
+    await expectNoA11yViolations(page);
+  } finally {
+    await app.stop();
+  }
+});
+
+test("the dialog's schedule fields: amount, when, days, as needed", async ({ page, baseURL }) => {
+  test.slow();
+  const base = baseURL as string;
+  await signUpWithApi(page.request, base);
+  await gotoHydrated(page, "/");
+  await expect(todayCard(page).getByText("Nothing scheduled today")).toBeVisible({ timeout: 15_000 });
+  await page.getByRole("button", { name: "Add Item" }).click();
+  const d = page.getByRole("dialog");
+  await d.getByLabel("Name").fill("Iron");
+  await d.getByLabel("Frequency").fill("mornings, weekdays");
+  await d.getByLabel("Amount per dose").fill("0.5");
+  await expect(d.getByRole("checkbox", { name: "Any time" })).toBeChecked();
+  await d.getByRole("checkbox", { name: "Morning" }).check();
+  await expect(d.getByRole("checkbox", { name: "Any time" })).not.toBeChecked();
+  await d.getByRole("checkbox", { name: "Every day" }).uncheck();
+  for (const day of ["Monday", "Wednesday"]) await d.getByRole("button", { name: day }).click();
+  await expect(d.getByRole("button", { name: "Monday" })).toHaveAttribute("aria-pressed", "true");
+  await expectNoA11yViolations(page);
+  await d.getByRole("button", { name: "Add Supplement" }).click();
+  await expectToast(page, "Supplement added successfully!");
+  const [iron] = await apiCall<{ schedule: unknown; doseAmount: number }[]>(page, base, "GET", "/api/supplements");
+  expect(iron).toMatchObject({ schedule: { times: ["morning"], days: [1, 3] }, doseAmount: 0.5 });
+
+  // As needed hides When and Days.
+  await page.getByRole("button", { name: "Actions for Iron" }).click();
+  await page.getByRole("menuitem", { name: "Edit" }).click();
+  await expect(d.getByRole("checkbox", { name: "Morning" })).toBeChecked();
+  await d.getByRole("switch", { name: "As needed" }).click();
+  await expect(d.getByRole("checkbox", { name: "Morning" })).toHaveCount(0);
+  await expect(d.getByText("Days")).toHaveCount(0);
+  await d.getByRole("button", { name: "Update Supplement" }).click();
+  await expectToast(page, "Supplement updated successfully!");
+  await expect(todayCard(page).getByRole("checkbox", { name: "Iron, 0.5 Capsule(s)" })).toBeVisible();
+});

@@ -1,0 +1,92 @@
+/** src/lib/dates.ts: a user's date in a zone, calendar arithmetic and weekdays, as tables. */
+import { describe, expect, test } from "bun:test";
+import {
+  addDays,
+  canonicalTimeZone,
+  dateIn,
+  dateRange,
+  daysBetween,
+  isCalendarDate,
+  isoWeekday,
+  shortDayLabel,
+} from "../../src/lib/dates";
+
+describe("dateIn", () => {
+  test.each([
+    [null, "2026-11-23T23:59:59Z", "2026-11-23"],
+    ["UTC", "2026-11-24T00:00:00Z", "2026-11-24"],
+    ["Pacific/Kiritimati", "2026-11-23T10:30:00Z", "2026-11-24"],
+    ["Pacific/Pago_Pago", "2026-11-23T10:30:00Z", "2026-11-22"],
+    ["Europe/Berlin", "2026-03-28T22:59:59Z", "2026-03-28"],
+    ["Europe/Berlin", "2026-03-28T23:00:00Z", "2026-03-29"],
+    ["Europe/Berlin", "2026-03-29T22:00:00Z", "2026-03-30"],
+    ["Europe/Berlin", "2026-10-25T22:59:59Z", "2026-10-25"],
+    ["Europe/Berlin", "2026-10-25T23:00:00Z", "2026-10-26"],
+  ])("%p at %s is %s", (zone, at, date) => {
+    expect(dateIn(zone, new Date(at))).toBe(date);
+  });
+});
+
+describe("calendar arithmetic", () => {
+  test.each([
+    ["2026-03-28", 1, "2026-03-29"],
+    ["2026-03-29", 1, "2026-03-30"],
+    ["2026-10-25", 1, "2026-10-26"],
+    ["2026-12-31", 1, "2027-01-01"],
+    ["2028-02-28", 1, "2028-02-29"],
+    ["2026-03-01", -1, "2026-02-28"],
+    ["2026-11-23", -7, "2026-11-16"],
+  ])("%s + %d = %s", (date, days, expected) => {
+    expect(addDays(date, days)).toBe(expected);
+    expect(daysBetween(date, expected)).toBe(days);
+  });
+
+  test("a range holds each date once, the clock-change days included", () => {
+    expect(dateRange("2026-03-27", "2026-03-31")).toEqual([
+      "2026-03-27",
+      "2026-03-28",
+      "2026-03-29",
+      "2026-03-30",
+      "2026-03-31",
+    ]);
+  });
+
+  test.each([
+    ["2026-11-16", 1, "Mon 16 Nov"],
+    ["2026-11-22", 7, "Sun 22 Nov"],
+    ["2026-03-29", 7, "Sun 29 Mar"],
+    ["2028-02-29", 2, "Tue 29 Feb"],
+  ])("%s is ISO weekday %d (%s)", (date, weekday, label) => {
+    expect(isoWeekday(date)).toBe(weekday);
+    expect(shortDayLabel(date)).toBe(label);
+  });
+});
+
+describe("what counts as a date and a zone", () => {
+  test.each([
+    ["2026-11-23", true],
+    ["2028-02-29", true],
+    ["2026-02-29", false],
+    ["2026-02-30", false],
+    ["2026-13-01", false],
+    ["2026-11-3", false],
+    ["2026-11-23T00:00", false],
+    [" 2026-11-23", false],
+    ["0000-01-01", false],
+  ])("%p: %p", (value, ok) => {
+    expect(isCalendarDate(value)).toBe(ok);
+  });
+
+  test.each([
+    ["Europe/Berlin", "Europe/Berlin"],
+    ["europe/berlin", "Europe/Berlin"],
+    ["UTC", "UTC"],
+    ["+01:00", null],
+    ["Mars/Phobos", null],
+    ["", null],
+    ["Europe/Berlin ", null],
+    [42, null],
+  ])("%p → %p", (value, expected) => {
+    expect(canonicalTimeZone(value)).toBe(expected);
+  });
+});

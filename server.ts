@@ -17,6 +17,7 @@ import { isDatabaseUnavailable } from "./api/http";
 import { errorFields, log } from "./api/log";
 import { securityHeaders, withSecurityHeaders } from "./api/security";
 import { DataDirLockedError } from "./db/client";
+import { isSharingPath } from "./api/sharing/qr";
 
 const root = import.meta.dir;
 const clientDir = join(root, "dist/client");
@@ -295,6 +296,7 @@ async function main() {
   async function dispatch(request: Request, url: URL, env: HostEnv): Promise<Response> {
     const path = url.pathname;
     if (path === "/api" || path.startsWith("/api/") || path.startsWith("/images/")) return api.fetch(request, env);
+    if (isSharingPath(path) && (request.method === "GET" || request.method === "HEAD")) return api.fetch(request, env);
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.
       if (path === "/" && request.headers.get("cookie")?.includes("session_token")) {

@@ -14,6 +14,8 @@ import { health } from "./health";
 import { profileRoutes } from "./profile";
 import { supplementRoutes } from "./supplements";
 import { imageRoutes, uploadRoutes } from "./images";
+import { cardRoutes } from "./sharing/card";
+import { qrRoutes } from "./sharing/qr";
 import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
 import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 import { errorFields, log } from "./log";
@@ -143,6 +145,9 @@ export function createApp(ctx: AppContext) {
   app.route("/api", api);
   // Profile images live outside /api: immutable, cacheable URLs.
   app.route("/images", imageRoutes);
+  // Sharing (issue 16): the social card and the QR code, public and cacheable.
+  app.route("/og", cardRoutes);
+  app.route("/", qrRoutes);
 
   app.notFound((c) => c.json({ message: "Not found" }, 404));
 

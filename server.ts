@@ -30,6 +30,7 @@ import { loadStaticFiles, serveStatic } from "./src/host/static";
 import { IMAGES_PREFIX, PRODUCT_NAME } from "./src/lib/constants";
 import { Shutdown } from "./src/host/shutdown";
 import { counterOf, countView } from "./api/insights/counter";
+import { isSharingPath } from "./api/sharing/qr";
 
 const root = import.meta.dir;
 const clientDir = join(root, "dist/client");
@@ -86,6 +87,7 @@ async function main() {
       const go = await api.fetch(request, env);
       return go.status === 404 ? render(new Request(new URL("/404", url), request)) : go;
     }
+    if (isSharingPath(path) && (request.method === "GET" || request.method === "HEAD")) return api.fetch(request, env);
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.
       if (path === "/" && hasSessionCookie(request.headers.get("cookie"))) {

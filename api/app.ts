@@ -19,6 +19,8 @@ import { trackingRoutes } from "./tracking/routes";
 import { imageRoutes, uploadRoutes } from "./images";
 import { goRoutes } from "./go";
 import { insightsRoutes } from "./insights/routes";
+import { cardRoutes } from "./sharing/card";
+import { qrRoutes } from "./sharing/qr";
 import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
 import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 import { errorFields, log } from "./log";
@@ -160,6 +162,9 @@ export function createApp(ctx: AppContext) {
   app.route("/go", goRoutes);
   // Profile images live outside /api: immutable, cacheable URLs.
   app.route("/images", imageRoutes);
+  // Sharing (issue 16): the social card and the QR code, public and cacheable.
+  app.route("/og", cardRoutes);
+  app.route("/", qrRoutes);
 
   app.notFound((c) => c.json({ message: "Not found" }, 404));
 

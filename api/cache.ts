@@ -3,7 +3,7 @@
  *
  * - `users`: user rows by id (the session check's second half), so a signed-in
  *   request costs no database round trip for the user.
- * - `profiles`: rendered public profile pages and their JSON, by lower-case name
+ * - `profiles`: rendered public profile pages, their JSON, social card and QR code, by lower-case name
  *   (a 404 is cached too: a viral link to a missing name must not reach Postgres). Only
  *   names that pass the username rule are kept (any other name is a 404 that costs
  *   nothing to compute), and the whole is capped in bytes (PROFILE_CACHE_MB), dropping
@@ -39,10 +39,15 @@ export interface CachedBody {
   etag: string;
 }
 
+/** What is kept per profile: its page, its JSON, its social card and its QR code (issue 16). */
+export type ProfileKind = "page" | "json" | "card" | "qr";
+
 interface ProfileEntry {
   userId: string | null;
   page?: CachedBody;
   json?: CachedBody;
+  card?: CachedBody;
+  qr?: CachedBody;
   at: number;
   /** What this entry holds in memory, roughly (bodies, headers, key). */
   bytes: number;
@@ -239,7 +244,7 @@ export class Caches {
     this.sessionsByUser.delete(userId);
   }
 
-  getProfile(name: string, kind: "page" | "json"): CachedBody | undefined {
+  getProfile(name: string, kind: ProfileKind): CachedBody | undefined {
     if (!isValidUsername(name)) return undefined;
     const key = name.toLowerCase();
     const entry = this.profiles.get(key);
@@ -260,7 +265,7 @@ export class Caches {
   }
 
   /** Keeps a rendered profile (never for a name that fails the username rule). */
-  setProfile(name: string, kind: "page" | "json", userId: string | null, value: CachedBody, since: number) {
+  setProfile(name: string, kind: ProfileKind, userId: string | null, value: CachedBody, since: number) {
     if (!isValidUsername(name)) return;
     const key = name.toLowerCase();
     if (this.stale(`p:${key}`, since) || (userId && this.stale(`u:${userId}`, since))) return;

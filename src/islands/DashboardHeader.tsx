@@ -1,4 +1,7 @@
 import { useStore } from "@nanostores/react";
+import { useEffect, useState } from "react";
+import { stampPrintDates } from "../lib/print";
+import { printedOn, SHARING_TEXT } from "../lib/sharing";
 import type { CurrentUser } from "../lib/types";
 import { $dialog } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
@@ -7,15 +10,33 @@ import { $user, seedUser } from "../stores/user";
 export default function DashboardHeader({ user: initialUser }: { user: CurrentUser }) {
   seedUser(initialUser);
   const user = useStore($user) ?? initialUser;
+  // The Print button exists only once JavaScript runs (issue 16); before any print the date is the reader's.
+  const [canPrint, setCanPrint] = useState(false);
+  useEffect(() => {
+    setCanPrint(true);
+    window.addEventListener("beforeprint", stampPrintDates);
+    return () => window.removeEventListener("beforeprint", stampPrintDates);
+  }, []);
   return (
     <div className="flex flex-col gap-4 py-8 sm:flex-row sm:items-end sm:justify-between">
       <div className="min-w-0">
         <h1 className="user-text text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-          Welcome back, {user.username ? `@${user.username}` : "there"}
+          <span data-print="hide">Welcome back, </span>
+          {user.username ? `@${user.username}` : <span data-print="hide">there</span>}
         </h1>
-        <p className="mt-1 text-slate-700">Manage your supplement stack and share it with the world.</p>
+        <p className="mt-1 text-slate-700" data-print="hide">
+          Manage your supplement stack and share it with the world.
+        </p>
+        <p className="print-only" data-print-date suppressHydrationWarning>
+          {printedOn(new Date())}
+        </p>
       </div>
       <div className="flex flex-wrap gap-2 sm:shrink-0">
+        {canPrint && (
+          <button type="button" className="btn btn-ghost flex-1 sm:flex-none" onClick={() => window.print()}>
+            {SHARING_TEXT.print}
+          </button>
+        )}
         <button
           type="button"
           className="btn btn-outline flex-1 sm:flex-none"

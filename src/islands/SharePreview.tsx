@@ -5,6 +5,7 @@ import type { CurrentUser } from "../lib/types";
 import { $dialog, $supplements } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
 import Avatar from "./Avatar";
+import ShareQr from "./ShareQr";
 
 /** The Public Profile Preview: what visitors see, with Copy Link and View Live. */
 export default function SharePreview({ user: initialUser }: { user: CurrentUser }) {
@@ -52,6 +53,7 @@ export default function SharePreview({ user: initialUser }: { user: CurrentUser 
         )}
       </div>
       {url && <p className="mt-2 truncate text-sm text-slate-600">{url}</p>}
+      {user.username && url && <ShareQr username={user.username} url={url} />}
       {!user.username && (
         <div className="mt-4 rounded-xl border border-premium-100 bg-premium-50 p-4">
           <p className="font-semibold text-premium-800">Set Up Your Username</p>

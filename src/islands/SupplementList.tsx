@@ -179,7 +179,9 @@ export default function SupplementList({ user: initialUser, supplements: initial
         </div>
       ) : (
         <>
-          <p className="mt-1 text-sm text-slate-600">Drag and drop to reorder your supplement routine</p>
+          <p className="mt-1 text-sm text-slate-600" data-print="hide">
+            Drag and drop to reorder your supplement routine
+          </p>
           <DndContext
             sensors={sensors}
             collisionDetection={closestCenter}

@@ -340,6 +340,29 @@ const ROWS: Row[] = [
     call: () => ({ method: "GET", path: "/api/insights?days=7" }),
     expect: signedIn(401, 200),
   },
+  // Sharing (issue 16): public for everyone; a malformed card version or a missing name is 404.
+  {
+    route: "GET /og/:username/:file",
+    what: "the social card is public (a wrong version redirects to the current one)",
+    call: () => ({ method: "GET", path: `/og/${accounts.free.username}/AAAAAAAAAAAAAAAA.png` }),
+    expect: all({ status: 302, location: /^\/og\/[A-Za-z0-9_]+\/[A-Za-z0-9_-]{16}\.png$/ }),
+  },
+  {
+    route: "HEAD /og/:username/:file",
+    call: () => ({ method: "HEAD", path: "/og/nobody_here_at_all/AAAAAAAAAAAAAAAA.png" }),
+    expect: all(404),
+  },
+  {
+    route: "GET /:username/qr.svg",
+    what: "the QR code is public",
+    call: () => ({ method: "GET", path: `/${accounts.free.username}/qr.svg` }),
+    expect: all(200),
+  },
+  {
+    route: "HEAD /:username/qr.svg",
+    call: () => ({ method: "HEAD", path: "/nobody_here_at_all/qr.svg" }),
+    expect: all(404),
+  },
   // Billing: each acts on the caller's own account. The portal comes before subscribing,
   // while no one has a Stripe customer yet.
   {

@@ -1,0 +1,341 @@
+/**
+ * The social card: a 1200 × 630 PNG of a public profile, at `/og/{username}/{version}.png`.
+ *
+ * Drawn on the server: satori lays out a tree of plain objects (user text is only ever a text
+ * child: it cannot become markup) and writes an SVG whose glyphs are paths from the shipped
+ * fonts (api/sharing/card-fonts.ts); sharp rasterises it. Each version is drawn once per
+ * instance: the PNG is kept in memory by version (a content hash, so it never goes stale),
+ * capped in bytes, and concurrent first requests share one render. The version a name
+ * currently has is kept in the profile cache (api/cache.ts, kind "card"), which the change
+ * notifications empty on every edit, on every instance.
+ */
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import type { ReactNode } from "react";
+import satori from "satori";
+import sharp from "sharp";
+import { images } from "../../db/schema";
+import type { Db } from "../../db/client";
+import { isReservedUsername } from "../../src/lib/constants";
+import { CARD_HEIGHT, CARD_WIDTH, cardPath } from "../../src/lib/sharing";
+import { isValidUsername } from "../../src/lib/validation";
+import { type CachedBody, serveCached, toCachedBody } from "../cache";
+import type { AppContext } from "../context";
+import type { AppEnv } from "../env";
+import { findPublicProfile } from "../queries/profile";
+import { CARD_VERSION_PATTERN, type CardFacts, cardFacts, cardVersion } from "./card-facts";
+import { baseFonts, CARD_FONT_FAMILY, drawableText, loadAdditionalAsset } from "./card-fonts";
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+/** The PNGs one instance keeps (most recently used kept first). */
+export const CARD_STORE_BYTES = 32 * 1024 * 1024;
+
+const BRAND = "#047857";
+const BRAND_DARK = "#065f46";
+const BRAND_LIGHT = "#ecfdf5";
+const INK = "#0f172a";
+const MUTED = "#334155";
+
+interface El {
+  type: string;
+  props: Record<string, unknown>;
+}
+
+const el = (
+  type: string,
+  style: Record<string, unknown>,
+  children?: unknown,
+  extra: Record<string, unknown> = {},
+): El => ({
+  type,
+  props: { style, children, ...extra },
+});
+
+/** The username's size: a 50-character name still fits in two lines. */
+function nameSize(username: string): number {
+  const length = username.length + 1;
+  if (length <= 14) return 72;
+  if (length <= 22) return 60;
+  if (length <= 32) return 48;
+  return 40;
+}
+
+/** A chip holds about this many Latin letters at its size; wide characters count twice. */
+const CHIP_UNITS = 42;
+
+/**
+ * The text cut to about `units` (a CJK character or an emoji counts 2) with '…': cut in
+ * code, not by CSS overflow, which satori draws as masks that take sharp ~100 ms each.
+ */
+export function shorten(text: string, units: number): string {
+  let used = 0;
+  let out = "";
+  for (const { segment } of new Intl.Segmenter("en", { granularity: "grapheme" }).segment(text)) {
+    const width = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]|\p{Extended_Pictographic}/u.test(
+      segment,
+    )
+      ? 2
+      : 1;
+    if (used + width > units - 1) return `${out.trimEnd()}…`;
+    used += width;
+    out += segment;
+  }
+  return out;
+}
+
+function initialOf(username: string): string {
+  return (username[0] ?? "?").toUpperCase();
+}
+
+/** The card's tree. Every user string passes drawableText and is a text child, nothing else. */
+export function cardTree(facts: CardFacts, avatarPng?: string): El {
+  const avatar = avatarPng
+    ? el("img", { width: 220, height: 220, borderRadius: 110, objectFit: "cover" }, undefined, {
+        src: avatarPng,
+        width: 220,
+        height: 220,
+      })
+    : el(
+        "div",
+        {
+          width: 220,
+          height: 220,
+          borderRadius: 110,
+          backgroundColor: BRAND,
+          color: "#ffffff",
+          fontSize: 110,
+          fontWeight: 700,
+          display: "flex",
+          alignItems: "center",
+          justifyContent: "center",
+        },
+        initialOf(facts.username),
+      );
+  const bar = (top: number) =>
+    el("div", { position: "absolute", left: 12, top, width: 32, height: 6, borderRadius: 3, backgroundColor: "#fff" });
+  const logo = el(
+    "div",
+    { display: "flex", position: "relative", width: 56, height: 56, borderRadius: 14, backgroundColor: BRAND },
+    [bar(15), bar(25), bar(35)],
+  );
+  const more = facts.count - facts.names.length;
+  const chips = facts.names.map((name) =>
+    el(
+      "div",
+      {
+        display: "block",
+        maxWidth: 700,
+        padding: "8px 20px",
+        borderRadius: 999,
+        backgroundColor: BRAND_LIGHT,
+        color: BRAND_DARK,
+        fontSize: 26,
+        whiteSpace: "nowrap",
+      },
+      shorten(drawableText(name), CHIP_UNITS),
+    ),
+  );
+  if (more > 0) {
+    chips.push(el("div", { display: "block", padding: "8px 4px", color: MUTED, fontSize: 26 }, `+${more} more`));
+  }
+  const countLine =
+    facts.count === 0
+      ? "No supplements added yet"
+      : `${facts.count} ${facts.count === 1 ? "supplement" : "supplements"}`;
+  return el(
+    "div",
+    {
+      width: CARD_WIDTH,
+      height: CARD_HEIGHT,
+      display: "flex",
+      backgroundColor: "#ffffff",
+      fontFamily: CARD_FONT_FAMILY,
+      color: INK,
+      boxSizing: "border-box",
+      padding: "72px 64px 48px 64px",
+      position: "relative",
+    },
+    [
+      el("div", { position: "absolute", left: 0, top: 0, width: CARD_WIDTH, height: 16, backgroundColor: BRAND }),
+      el(
+        "div",
+        { display: "flex", flexDirection: "column", justifyContent: "space-between", width: 240, flexShrink: 0 },
+        [
+          avatar,
+          el("div", { display: "flex", alignItems: "center" }, [
+            logo,
+            el("div", { marginLeft: 14, fontSize: 32, fontWeight: 700, color: INK }, drawableText(facts.product)),
+          ]),
+        ],
+      ),
+      el("div", { display: "flex", flexDirection: "column", marginLeft: 56, flexGrow: 1, flexShrink: 1, minWidth: 0 }, [
+        el(
+          "div",
+          {
+            display: "block",
+            fontSize: nameSize(facts.username),
+            fontWeight: 700,
+            lineHeight: 1.15,
+            lineClamp: 2,
+            wordBreak: "break-all",
+          },
+          `@${facts.username}`,
+        ),
+        facts.bio
+          ? el(
+              "div",
+              {
+                display: "block",
+                marginTop: 18,
+                fontSize: 30,
+                lineHeight: 1.4,
+                color: MUTED,
+                lineClamp: 2,
+                wordBreak: "break-word",
+              },
+              drawableText(facts.bio),
+            )
+          : el("div", { display: "flex" }),
+        el("div", { display: "flex", marginTop: "auto", fontSize: 30, fontWeight: 700, color: BRAND_DARK }, countLine),
+        el("div", { display: "flex", flexWrap: "wrap", gap: 12, marginTop: 16 }, chips),
+      ]),
+    ],
+  );
+}
+
+/** The card as SVG (glyphs as paths: no text, no font, no markup from the user in it). */
+export async function renderCardSvg(facts: CardFacts, avatarPng?: string): Promise<string> {
+  return satori(cardTree(facts, avatarPng) as unknown as ReactNode, {
+    width: CARD_WIDTH,
+    height: CARD_HEIGHT,
+    fonts: baseFonts(),
+    loadAdditionalAsset,
+  });
+}
+
+export async function renderCardPng(facts: CardFacts, avatarPng?: string): Promise<Uint8Array<ArrayBuffer>> {
+  const svg = await renderCardSvg(facts, avatarPng);
+  const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
+  return new Uint8Array(png);
+}
+
+/** An uploaded avatar (`/images/<id>.webp`) as a 256 px PNG data URI; other avatars show the initial. */
+async function avatarPng(db: Db, avatar: string | null): Promise<string | undefined> {
+  const id = avatar?.match(/^\/images\/([A-Za-z0-9_-]{16,64})\.webp$/)?.[1];
+  if (!id) return undefined;
+  const [row] = await db.select({ data: images.data }).from(images).where(eq(images.id, id)).limit(1);
+  if (!row) return undefined;
+  const png = await sharp(new Uint8Array(row.data)).resize(256, 256, { fit: "cover" }).png().toBuffer();
+  return `data:image/png;base64,${png.toString("base64")}`;
+}
+
+/** Rendered cards by version, byte-capped, with the number of renders (tests and logs). */
+export class CardStore {
+  private pngs = new Map<string, Uint8Array<ArrayBuffer>>();
+  private pending = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
+  private bytes = 0;
+  renders = 0;
+  /** How long each render took, in ms (the last 100). */
+  readonly timings: number[] = [];
+
+  constructor(readonly maxBytes = CARD_STORE_BYTES) {}
+
+  get size() {
+    return this.pngs.size;
+  }
+
+  /** The version's PNG: from memory, or rendered once however many ask at the same time. */
+  async get(version: string, render: () => Promise<Uint8Array<ArrayBuffer>>): Promise<Uint8Array<ArrayBuffer>> {
+    const hit = this.pngs.get(version);
+    if (hit) {
+      this.pngs.delete(version);
+      this.pngs.set(version, hit);
+      return hit;
+    }
+    let job = this.pending.get(version);
+    if (!job) {
+      job = (async () => {
+        const started = performance.now();
+        this.renders++;
+        const png = await render();
+        this.timings.push(performance.now() - started);
+        if (this.timings.length > 100) this.timings.shift();
+        this.keep(version, png);
+        return png;
+      })().finally(() => this.pending.delete(version));
+      this.pending.set(version, job);
+    }
+    return job;
+  }
+
+  private keep(version: string, png: Uint8Array<ArrayBuffer>) {
+    if (png.byteLength > this.maxBytes) return;
+    this.pngs.set(version, png);
+    this.bytes += png.byteLength;
+    while (this.bytes > this.maxBytes) {
+      const oldest = this.pngs.keys().next().value as string;
+      this.bytes -= this.pngs.get(oldest)?.byteLength ?? 0;
+      this.pngs.delete(oldest);
+    }
+  }
+}
+
+const stores = new WeakMap<AppContext, CardStore>();
+export function cardStore(ctx: AppContext): CardStore {
+  let store = stores.get(ctx);
+  if (!store) {
+    store = new CardStore();
+    stores.set(ctx, store);
+  }
+  return store;
+}
+
+const notFoundBody = () =>
+  toCachedBody(Response.json({ message: "Card not found" }, { status: 404, headers: { "Cache-Control": "no-cache" } }));
+
+/** The current card of a name (or its 404), as kept in the profile cache. */
+async function currentCard(ctx: AppContext, name: string): Promise<CachedBody> {
+  const cached = ctx.caches.getProfile(name, "card");
+  if (cached) return cached;
+  const since = ctx.caches.begin();
+  const profile = await findPublicProfile(ctx.database.db, name, ctx.config.origin);
+  let body: CachedBody;
+  if (!profile) {
+    body = await notFoundBody();
+  } else {
+    const facts = cardFacts(profile);
+    const version = cardVersion(facts);
+    const png = await cardStore(ctx).get(version, async () =>
+      renderCardPng(facts, await avatarPng(ctx.database.db, facts.avatar)),
+    );
+    body = {
+      status: 200,
+      body: png,
+      headers: [
+        ["content-type", "image/png"],
+        ["cache-control", IMMUTABLE],
+        ["content-location", cardPath(facts.username, version)],
+      ],
+      etag: `"${version}"`,
+    };
+  }
+  ctx.caches.setProfile(name, "card", profile?.userId ?? null, body, since);
+  return body;
+}
+
+/**
+ * GET /og/:username/:version.png. The current version: the PNG, immutable. An older version
+ * of an existing user's card: 302 to the current one (its URL keeps answering; the old picture
+ * is not kept). An unknown or reserved name, or a malformed version: 404.
+ */
+export const cardRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:username/:file", async (c) => {
+  const name = c.req.param("username");
+  const version = /^(.+)\.png$/.exec(c.req.param("file"))?.[1] ?? "";
+  if (!isValidUsername(name) || isReservedUsername(name) || !CARD_VERSION_PATTERN.test(version)) {
+    return c.json({ message: "Card not found" }, 404, { "Cache-Control": "no-cache" });
+  }
+  const card = await currentCard(c.get("ctx"), name);
+  if (card.status !== 200 || card.etag === `"${version}"`) return serveCached(card, c.req.raw);
+  const current = card.headers.find(([key]) => key === "content-location")?.[1] ?? "/";
+  return c.body(null, 302, { Location: current, "Cache-Control": "no-cache" });
+});

@@ -249,6 +249,28 @@ describe("whose event it is", () => {
     expect(await eventRecorded(event.id)).toBe(true);
   });
 
+  test("not ours, and recorded by another delivery after this one's first look: answered as a duplicate", async () => {
+    const cus = customer();
+    const sub = subscription(cus, "active");
+    const event = subscriptionEvent(sub, cus, { metadata: { userId: "no_such_user" } });
+    // The other delivery records the event while this one looks for its user (two look-ups:
+    // by customer, then by metadata), so this one's insert finds it there.
+    let other: Promise<unknown> | undefined;
+    beforeStatement = (query) => {
+      expect(query).toContain('from "stripe_events"');
+      beforeStatement = () => {
+        other = api.ctx.database.db
+          .insert(stripeEvents)
+          .values({ id: event.id, type: event.type })
+          .onConflictDoNothing()
+          .then(() => undefined);
+      };
+    };
+    expect(await deliver(event)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    await other;
+    expect(other).toBeDefined();
+  });
+
   test("an event type the app does not use: 2xx, ignored, recorded once", async () => {
     const event = {
       id: `evt_${crypto.randomUUID().replaceAll("-", "")}`,

@@ -74,6 +74,8 @@ const ROWS: Row[] = [
   ["IPv4 octet 255", "203.0.113.255", 1, "203.0.113.255"],
   ["IPv4-mapped IPv6", "::ffff:203.0.113.7", 1, "203.0.113.7"],
   ["IPv4-mapped IPv6, hex form", "::FFFF:cb00:7107", 1, "203.0.113.7"],
+  ["IPv6 with ffff in the sixth group (not mapped)", "2001:db8::ffff:cb00:7107", 1, "2001:db8::ffff:cb00:7107"],
+  ["IPv6 with one non-zero group before ffff (not mapped)", "0:0:0:0:1:ffff:cb00:7107", 1, "::1:ffff:cb00:7107"],
   ["IPv6 with a dotted tail (not mapped)", "64:ff9b::203.0.113.7", 1, "64:ff9b::cb00:7107"],
   ["the loopback", "::1", 1, "::1"],
 ];

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { images, users } from "../../db/schema";
 import { LIMITS } from "../../api/rate-limit";
+import { MESSAGES } from "../../src/lib/messages";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, insertSupplements, makePremium, userRow } from "../support/users";
@@ -256,6 +257,24 @@ describe("PUT /api/profile", () => {
     expect(await stored()).toEqual(["aaaaaaaaaaaaaaaaaaaa", "cccccccccccccccccccc"]);
     expect((await put(editor, { profileImageUrl: "" })).status).toBe(200);
     expect(await stored()).toEqual([]);
+  });
+
+  test("an avatar that is not the user's own upload: 400 on profileImageUrl, nothing written", async () => {
+    await api.ctx.database.db.insert(images).values({
+      id: "oooooooooooooooooooo",
+      userId: owner.id,
+      contentType: "image/webp",
+      data: new Uint8Array([1, 2, 3]),
+      byteSize: 3,
+    });
+    const before = await userRow(api, editor);
+    for (const profileImageUrl of ["/images/oooooooooooooooooooo.webp", "/images/nnnnnnnnnnnnnnnnnnnn.webp"]) {
+      const res = await put(editor, { profileImageUrl, bio: "changed with it" });
+      expect([profileImageUrl, res.status]).toEqual([profileImageUrl, 400]);
+      expect(await res.json()).toEqual({ message: MESSAGES.url, errors: { profileImageUrl: [MESSAGES.url] } });
+    }
+    const after = await userRow(api, editor);
+    expect([after.profileImageUrl, after.bio]).toEqual([before.profileImageUrl, before.bio]);
   });
 
   test("signed out: 401", async () => {

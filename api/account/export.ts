@@ -13,7 +13,15 @@
  */
 import { and, asc, eq, getTableColumns, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, sessions, supplements, type User, users } from "../../db/schema";
+import {
+  accounts,
+  profileDailyCounts,
+  sessions,
+  supplementDailyClicks,
+  supplements,
+  type User,
+  users,
+} from "../../db/schema";
 import { EXPORT_FORMAT } from "../../src/lib/account";
 import { deviceName } from "../../src/lib/user-agent";
 import { now } from "../clock";
@@ -21,6 +29,7 @@ import type { AppContext } from "../context";
 import { notFound } from "../http";
 import { errorFields, log } from "../log";
 import { getStripe } from "../stripe";
+import { exportIntakes, SCHEDULE_CSV_HEADERS, scheduleCsvCells } from "../tracking/export";
 
 type UserColumn = keyof typeof users.$inferSelect;
 
@@ -118,6 +127,29 @@ const sessionsSection: SectionBuilder = async ({ user, db }) => {
   }));
 };
 
+/** Issue 14: the profile's daily views and visitors, and each supplement's daily clicks (UTC days). */
+const insightsSection: SectionBuilder = async ({ user, db }) => {
+  const days = await db
+    .select({ date: profileDailyCounts.day, views: profileDailyCounts.views, visitors: profileDailyCounts.visitors })
+    .from(profileDailyCounts)
+    .where(eq(profileDailyCounts.userId, user.id))
+    .orderBy(asc(profileDailyCounts.day));
+  const clicks = await db
+    .select({
+      date: supplementDailyClicks.day,
+      supplementId: supplementDailyClicks.supplementId,
+      clicks: supplementDailyClicks.clicks,
+    })
+    .from(supplementDailyClicks)
+    .innerJoin(supplements, eq(supplements.id, supplementDailyClicks.supplementId))
+    .where(eq(supplements.userId, user.id))
+    .orderBy(asc(supplementDailyClicks.day), asc(supplementDailyClicks.supplementId));
+  return { profileDays: days, linkClicks: clicks };
+};
+
+/** Issue 19: every logged dose, oldest first (with the name the supplement had). */
+const intakesSection: SectionBuilder = ({ user, db }) => exportIntakes(db, user.id);
+
 /**
  * The document's sections, in order. Add a feature's data here: `[name, builder]`; the
  * builder reads what that feature stores for `user.id` (an empty list or null when none).
@@ -128,6 +160,8 @@ export const EXPORT_SECTIONS: [string, SectionBuilder][] = [
   ["billing", billingSection],
   ["supplements", supplementsSection],
   ["sessions", sessionsSection],
+  ["insights", insightsSection],
+  ["intakes", intakesSection],
 ];
 
 export interface ExportDocument {
@@ -180,8 +214,15 @@ export function csvField(value: unknown): string {
 /** The supplements of an export as CSV: a header row, one row per supplement, CRLF, UTF-8 with a BOM. */
 export function exportCsv(doc: ExportDocument): string {
   const list = (doc.supplements as Record<string, unknown>[] | undefined) ?? [];
-  const header = Object.keys(getTableColumns(supplements)).filter((k) => !WITHHELD_SUPPLEMENT_COLUMNS.has(k));
-  const lines = [header.map(csvField).join(",")];
-  for (const row of list) lines.push(header.map((key) => csvField(row[key])).join(","));
+  // The schedule (issue 19) reads as three columns a person can read: Times, Days, Amount.
+  const scheduleKeys = new Set(["schedule", "doseAmount"]);
+  const header = Object.keys(getTableColumns(supplements)).filter(
+    (k) => !WITHHELD_SUPPLEMENT_COLUMNS.has(k) && !scheduleKeys.has(k),
+  );
+  const lines = [[...header, ...SCHEDULE_CSV_HEADERS].map(csvField).join(",")];
+  for (const row of list) {
+    const cells = scheduleCsvCells(row as Parameters<typeof scheduleCsvCells>[0]);
+    lines.push([...header.map((key) => row[key]), ...cells].map(csvField).join(","));
+  }
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }

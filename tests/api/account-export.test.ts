@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { eq, getTableColumns } from "drizzle-orm";
 import { WITHHELD_USER_COLUMNS } from "../../api/account/export";
 import { freezeClock, resetClock } from "../../api/clock";
+import { dateIn } from "../../src/lib/dates";
 import { accounts, sessions, supplements, users } from "../../db/schema";
 import { EXPORT_FORMAT } from "../../src/lib/account";
 import { PRODUCT_NAME } from "../../src/lib/constants";
@@ -58,6 +59,8 @@ async function seededUser(): Promise<ApiUser> {
       tiktokUrl: `https://tiktok.com/@${tag}`,
       linkedinUrl: `https://linkedin.com/in/${tag}`,
       websiteUrl: `https://example.com/${tag}`,
+      timeZone: "Europe/Berlin",
+      showSchedule: true,
     })
     .where(eq(users.id, user.id));
   for (const [name, notes] of [
@@ -73,6 +76,8 @@ async function seededUser(): Promise<ApiUser> {
         frequency: "daily",
         affiliateLink: `https://shop.example/${encodeURIComponent(name as string)}`,
         notes,
+        doseAmount: 2,
+        schedule: { times: ["morning", "evening"], days: [1, 3, 5] },
       },
     });
     expect(res.status).toBe(201);
@@ -121,6 +126,10 @@ describe("JSON", () => {
     expect(doc.supplements.map((s) => s.affiliateLink)).toEqual(stored.map((s) => s.affiliateLink));
     expect(doc.supplements.map((s) => s.notes)).toEqual(stored.map((s) => s.notes));
 
+    // Issue 19's log and issue 14's counts are sections of their own (empty here; see below).
+    expect(doc.intakes).toEqual([]);
+    expect(doc.insights).toEqual({ profileDays: [], linkClicks: [] });
+
     expect(doc.billing.plan).toBe("premium");
     expect(doc.account.signInMethods).toEqual([expect.objectContaining({ method: "password" })]);
     expect(doc.sessions).toHaveLength(1);
@@ -134,6 +143,27 @@ describe("JSON", () => {
       expect(text).not.toContain(s.token);
     }
     expect(text).not.toMatch(/cus_|sub_|"password":|"token":|"accessToken":/);
+  });
+
+  test("issue 19: every logged dose, with the name it had, in `intakes`", async () => {
+    const user = await createUser(api);
+    const added = await api.fetch("/api/supplements", {
+      method: "POST",
+      headers: { cookie: user.cookie },
+      body: { name: "Creatine", quantityType: "Capsule(s)", frequency: "daily" },
+    });
+    const { id } = (await added.json()) as { id: number };
+    const today = dateIn(null, Date.now());
+    const tick = await api.fetch(`/api/intakes/${today}/${id}/anytime`, {
+      method: "PUT",
+      headers: { cookie: user.cookie },
+      body: { status: "taken" },
+    });
+    expect(tick.status).toBe(200);
+    const doc = (await (await exportOf(user)).json()) as Doc;
+    expect(doc.intakes).toEqual([
+      { date: today, supplementId: id, name: "Creatine", time: "anytime", status: "taken", at: expect.any(String) },
+    ]);
   });
 
   test("headers: a download named {username}-{date}.json, no-store; 'account' without a username", async () => {
@@ -233,8 +263,11 @@ describe("CSV", () => {
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
     expect(text.startsWith("\uFEFF")).toBe(true);
     const [header, ...rows] = parseCsv(text.slice(1));
-    const columns = Object.keys(getTableColumns(supplements)).filter((c) => c !== "userId");
-    expect(header).toEqual(columns);
+    // The schedule (issue 19) is three readable columns at the end instead of its JSON.
+    const columns = Object.keys(getTableColumns(supplements)).filter(
+      (c) => c !== "userId" && c !== "schedule" && c !== "doseAmount",
+    );
+    expect(header).toEqual([...columns, "Times", "Days", "Amount"]);
     const stored = await supplementRows(api, user);
     expect(rows).toHaveLength(stored.length);
     const defused = (v: unknown) => {
@@ -247,6 +280,10 @@ describe("CSV", () => {
         expect(rows[i]?.[j], `row ${i} ${column}`).toBe(defused(s[column as keyof typeof s]));
       });
     });
+    // The seeded schedule: morning and evening on Mon, Wed, Fri, 2 capsules; the inserted rows
+    // got the column's default (any time, every day) and no amount.
+    expect(rows[0]?.slice(columns.length)).toEqual(["Morning; Evening", "Mon; Wed; Fri", "2 Capsule(s)"]);
+    expect(rows[2]?.slice(columns.length)).toEqual(["Any time", "Every day", ""]);
     // Every hostile name is there, and none starts a cell with a formula character.
     const names = rows.map((r) => r[columns.indexOf("name")] as string);
     for (const name of HOSTILE) expect(names).toContain(/^[=+\-@\t\r]/.test(name) ? `'${name}` : name);

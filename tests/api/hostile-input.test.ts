@@ -308,6 +308,8 @@ const FUZZED: Record<string, string> = {
   "POST /api/account/email": "e-mail change bodies",
   "POST /api/account/sessions/revoke-others": "no body read; ends the caller's other sessions (account.test.ts)",
   "DELETE /api/account/sessions/:id": "path ids, below",
+  "PUT /api/intakes/:date/:supplementId/:time": "dates, ids, times and status bodies, below",
+  "DELETE /api/intakes/:date/:supplementId/:time": "dates, ids and times, below",
 };
 
 describe("coverage", () => {
@@ -627,6 +629,30 @@ describe("JSON endpoints under fast-check", () => {
       fc.asyncProperty(pathId(), async (id) => {
         await checkCase("DELETE", `/api/account/sessions/${id}`, "", owner.cookie);
       }),
+    );
+  }, 600_000);
+
+  // Issue 19: a dose's path is three user-given segments and a status body. Valid ones tick
+  // (200) or undo (204); anything else is a 4xx that writes nothing.
+  test(`PUT and DELETE /api/intakes/:date/:supplementId/:time (${RUNS} cases)`, async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const date = fc.oneof(
+      { weight: 2, arbitrary: fc.constant(today) },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom("2026-02-30", "2026-13-01", "0000-00-00", "20261123", "2026-1-1", "9999-12-31"),
+      },
+      { weight: 1, arbitrary: anyString.map((s) => pathSegment(s.slice(0, 64))) },
+    );
+    const time = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom("anytime", "morning", "as-needed", "bedtime") },
+      { weight: 1, arbitrary: anyString.map((s) => pathSegment(s.slice(0, 64))) },
+    );
+    const body = bodyFor({ status: fc.oneof(fc.constantFrom("taken", "skipped"), anyString) });
+    await fuzz(
+      fc.asyncProperty(fc.constantFrom("PUT", "DELETE"), date, pathId(), time, body, (method, d, id, t, b) =>
+        checkCase(method, `/api/intakes/${d}/${id}/${t}`, method === "PUT" ? b : "", owner.cookie),
+      ),
     );
   }, 600_000);
 

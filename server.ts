@@ -15,9 +15,11 @@ import { clientAddress } from "./api/client-address";
 import { ConfigError, initContext } from "./api/context";
 import type { HostEnv } from "./api/env";
 import { isDatabaseUnavailable } from "./api/http";
+import { counterOf, countView } from "./api/insights/counter";
 import { errorFields, log } from "./api/log";
 import { securityHeaders, withSecurityHeaders } from "./api/security";
 import { hasSessionCookie } from "./api/session-cookie";
+import { isSharingPath } from "./api/sharing/qr";
 import type { Database } from "./db/client";
 import { DataDirLockedError } from "./db/client";
 import { deadSocketSurvivor } from "./db/dead-socket";
@@ -26,11 +28,9 @@ import { markDatabaseTrouble, withTroubleDeadline } from "./src/host/database-tr
 import { answerFor, serverError, unavailable } from "./src/host/errors";
 import { profileName, profilePages } from "./src/host/profile-page-cache";
 import { badHost, requestUrl } from "./src/host/request-url";
+import { Shutdown } from "./src/host/shutdown";
 import { loadStaticFiles, serveStatic } from "./src/host/static";
 import { IMAGES_PREFIX, PRODUCT_NAME } from "./src/lib/constants";
-import { Shutdown } from "./src/host/shutdown";
-import { counterOf, countView } from "./api/insights/counter";
-import { isSharingPath } from "./api/sharing/qr";
 
 const root = import.meta.dir;
 const clientDir = join(root, "dist/client");

@@ -4,28 +4,28 @@
  */
 import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
+import type { User } from "../db/schema";
+import { serverError, unavailable } from "../src/host/errors";
+import { accountRoutes, HIDDEN_AUTH_PATHS } from "./account/routes";
 import { sessionRoutes } from "./account/session";
 import { userRoutes } from "./account/user";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth";
 import { billingRoutes } from "./billing/routes";
-import { accountRoutes, HIDDEN_AUTH_PATHS } from "./account/routes";
 import { clientAddress } from "./client-address";
-import type { User } from "../db/schema";
-import type { AppContext, AppEnv, HostEnv } from "./types";
-import { health } from "./health";
-import { profileRoutes } from "./profile";
-import { supplementRoutes } from "./supplements";
-import { trackingRoutes } from "./tracking/routes";
-import { imageRoutes, uploadRoutes } from "./images";
 import { goRoutes } from "./go";
+import { health } from "./health";
+import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
+import { imageRoutes, uploadRoutes } from "./images";
 import { insightsRoutes } from "./insights/routes";
+import { errorFields, log } from "./log";
+import { profileRoutes } from "./profile";
+import { isCrossOriginWrite } from "./security";
 import { cardRoutes } from "./sharing/card";
 import { qrRoutes } from "./sharing/qr";
-import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
+import { supplementRoutes } from "./supplements";
+import { trackingRoutes } from "./tracking/routes";
+import type { AppContext, AppEnv, HostEnv } from "./types";
 import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
-import { errorFields, log } from "./log";
-import { isCrossOriginWrite } from "./security";
-import { serverError, unavailable } from "../src/host/errors";
 
 /** The address of the socket the request came in on (none outside Bun.serve, e.g. astro dev). */
 function socketAddress(c: import("hono").Context<AppEnv>): string | undefined {

@@ -4,21 +4,21 @@
  * api/account/ (GET /api/auth/user, /api/login, /api/logout).
  */
 import { betterAuth } from "better-auth";
-import { APIError, createAuthMiddleware } from "better-auth/api";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { eq, sql } from "drizzle-orm";
-import * as schema from "../db/schema";
 import type { Database } from "../db/client";
+import * as schema from "../db/schema";
 import { PASSWORD_MAX, PASSWORD_MIN, PRODUCT_NAME } from "../src/lib/constants";
 import { MAIL_MESSAGES } from "../src/lib/messages";
 import { resolveReturnPath } from "../src/lib/return-path";
+import { avatarSource } from "../src/lib/validation";
 import type { Caches } from "./cache";
 import type { Config } from "./config";
 import { log } from "./log";
 import { createMailer } from "./mail";
 import { sessionTokenCookie } from "./session-cookie";
 import { checkUserRow, mapProviderProfile, UserFieldError } from "./user-fields";
-import { avatarSource } from "../src/lib/validation";
 
 type SocialProviders = NonNullable<Parameters<typeof betterAuth>[0]["socialProviders"]>;
 

@@ -5,7 +5,7 @@
  */
 import { openDatabase } from "../db/client";
 import { createAuth } from "./auth";
-import { CHANGES_CHANNEL, Caches } from "./cache";
+import { Caches, CHANGES_CHANNEL } from "./cache";
 import { ConfigError, parseConfig } from "./config";
 import { log, setLogLevel } from "./log";
 import type { AppContext } from "./types";

@@ -15,8 +15,8 @@ import { supplements, users } from "../db/schema";
 import { now } from "./clock";
 import type { AppEnv } from "./env";
 import { countable, counterOf } from "./insights/counter";
-import { sessionTokenCookie } from "./session-cookie";
 import { showsProductLink } from "./queries/profile";
+import { sessionTokenCookie } from "./session-cookie";
 
 /** Supplement ids are positive int4 identities; anything else is no supplement. */
 const ID = /^[1-9][0-9]{0,9}$/;

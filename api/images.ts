@@ -5,8 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { and, eq, inArray, lt, ne, type SQL, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
 import { Hono } from "hono";
+import type { Db } from "../db/client";
 import { images, users } from "../db/schema";
 import { IMAGE_FILE, imagePath, PROFILE_IMAGE_MAX_BYTES } from "../src/lib/constants";
 import { MESSAGES, PROFILE_MESSAGES } from "../src/lib/messages";

@@ -3,10 +3,10 @@
  * every instance. One statement per check.
  */
 import { sql } from "drizzle-orm";
-import type { AppContext } from "./types";
 import { rateLimits } from "../db/schema";
-import { HttpError } from "./http";
 import { COMMON_MESSAGES } from "../src/lib/messages";
+import { HttpError } from "./http";
+import type { AppContext } from "./types";
 
 export interface Limit {
   /** Requests allowed per window. */

@@ -18,6 +18,7 @@ import type { z } from "zod";
 import type { Db } from "../db/client";
 import { accounts, images, users } from "../db/schema";
 import { NAME_MAX, PRODUCT_NAME } from "../src/lib/constants";
+import { MESSAGES } from "../src/lib/messages";
 import {
   type AvatarProvider,
   avatarSource,
@@ -26,7 +27,6 @@ import {
   emailSchema,
   nameSchema,
 } from "../src/lib/validation";
-import { MESSAGES } from "../src/lib/messages";
 import { badRequest, fieldErrors } from "./http";
 
 /**

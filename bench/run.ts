@@ -19,11 +19,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
-import { type CpuUse, CpuMeter, memory, resetPeak } from "./cpu";
+import { cleanupAll, findFreePort, run } from "../tests/support/process";
+import { CpuMeter, type CpuUse, memory, resetPeak } from "./cpu";
 import { CHROMIUM_PATH, measureJs, type PageJs } from "./js-size";
 import { type LighthouseResult, runLighthouse } from "./lighthouse";
-import { type BenchDatabase, startCluster, createExternalDatabase } from "./postgres";
-import { cleanupAll, findFreePort, run } from "../tests/support/process";
+import { type BenchDatabase, createExternalDatabase, startCluster } from "./postgres";
 import { installSignalHandlers, type Service, startService, waitForHttp } from "./proc";
 import { type Report, renderReport, type ScenarioResult } from "./report";
 import {

@@ -15,14 +15,7 @@ import { relative } from "node:path";
 import { type DependencyTree, parseCircular, parseDependencyTree } from "dpdm";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-const ENTRIES = [
-  "server.ts",
-  "api/**/*.ts",
-  "db/**/*.ts",
-  "src/**/*.{ts,tsx,mjs}",
-  "scripts/**/*.ts",
-  "bench/**/*.ts",
-];
+const ENTRIES = ["server.ts", "api/**/*.ts", "db/**/*.ts", "src/**/*.{ts,tsx,mjs}", "scripts/**/*.ts", "bench/**/*.ts"];
 
 /** Folders whose modules may import only what is safe on both sides (and in the browser). */
 const LEAVES = ["src/lib/", "src/islands/"];
@@ -81,13 +74,16 @@ async function main() {
   for (const [id, deps] of Object.entries(tree)) {
     if (id.includes("node_modules")) continue;
     own[relative(ROOT, id)] =
-      deps?.map((dep) => ({ ...dep, id: dep.id && !dep.id.includes("node_modules") ? relative(ROOT, dep.id) : null })) ??
-      null;
+      deps?.map((dep) => ({
+        ...dep,
+        id: dep.id && !dep.id.includes("node_modules") ? relative(ROOT, dep.id) : null,
+      })) ?? null;
   }
   const { cycles, forbidden } = findings(own);
   const files = Object.keys(own).length;
   for (const cycle of cycles) console.log(`cycle: ${[...cycle, cycle[0]].join(" -> ")}`);
-  for (const { from, to } of forbidden) console.log(`forbidden import: ${from} -> ${to} (src/lib and islands never reach the server side)`);
+  for (const { from, to } of forbidden)
+    console.log(`forbidden import: ${from} -> ${to} (src/lib and islands never reach the server side)`);
   console.log(`${files} modules checked: ${cycles.length} import cycle(s), ${forbidden.length} forbidden import(s)`);
   if (cycles.length || forbidden.length) process.exit(1);
 }

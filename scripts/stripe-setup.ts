@@ -106,7 +106,9 @@ async function ensureWebhook(url: string): Promise<string | null> {
   const found = await stripe.webhookEndpoints.list({ limit: 100 });
   const existing = found.data.find((e) => e.url === url);
   if (existing) {
-    console.log(`Webhook endpoint ${existing.id} for ${url} already exists (its signing secret is in the Stripe dashboard).`);
+    console.log(
+      `Webhook endpoint ${existing.id} for ${url} already exists (its signing secret is in the Stripe dashboard).`,
+    );
     return null;
   }
   const created = await stripe.webhookEndpoints.create({

@@ -1,7 +1,8 @@
 // Under `astro dev` the landing page is rendered per request, so `/` is routed here
 // the way server.ts routes it in production: a session cookie means the dashboard.
-import type { APIContext, MiddlewareNext } from "astro";
+
 import { defineMiddleware } from "astro:middleware";
+import type { APIContext, MiddlewareNext } from "astro";
 import { PROFILE_USER_HEADER } from "../api/cache";
 import { isDatabaseUnavailable } from "../api/http";
 import { hasSessionCookie } from "../api/session-cookie";

@@ -24,10 +24,10 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accounts, images, rateLimits, sessions, supplements, type User, users, verifications } from "../../db/schema";
 import {
-  SETTINGS_MESSAGES,
   DELETE_CONFIRM_WORD,
   type DeleteAccountInput,
   FRESH_SIGN_IN_MINUTES,
+  SETTINGS_MESSAGES,
 } from "../../src/lib/account";
 import { nowMs } from "../clock";
 import type { AppContext } from "../context";

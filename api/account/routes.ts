@@ -19,7 +19,6 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { accounts } from "../../db/schema";
 import {
-  SETTINGS_MESSAGES,
   type AccountSummary,
   changeEmailSchema,
   changePasswordSchema,
@@ -27,11 +26,12 @@ import {
   EXPORT_FORMATS,
   type ExportFormat,
   exportFileName,
+  SETTINGS_MESSAGES,
 } from "../../src/lib/account";
-import { clearingCookie, sessionCookieNames } from "../session-cookie";
 import { now } from "../clock";
 import { type AppEnv, requireUser } from "../env";
 import { badRequest, HttpError, readJson } from "../http";
+import { clearingCookie, sessionCookieNames } from "../session-cookie";
 import { hasPassword } from "./credentials";
 import { deleteAccount } from "./delete";
 import { buildExport, exportCsv, signInMethod } from "./export";

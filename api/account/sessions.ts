@@ -5,11 +5,12 @@
  * instance: better-auth's session delete hook drops this instance's copies before the
  * answer, and the sessions trigger (migration 0002) tells the others.
  */
-import type { AppContext } from "../context";
-import { HttpError, unauthorized } from "../http";
+
 import { SETTINGS_MESSAGES, type SessionInfo } from "../../src/lib/account";
 import { deviceName } from "../../src/lib/user-agent";
 import { nowMs } from "../clock";
+import type { AppContext } from "../context";
+import { HttpError, unauthorized } from "../http";
 
 /** The request's own session as better-auth reads it (from the database), or a 401. */
 export async function currentSession(ctx: AppContext, headers: Headers) {

@@ -3,8 +3,9 @@
  * customer's subscriptions are read from Stripe: a live one is mirrored and refused, one
  * waiting for its payment is reused, and only then is a new one created.
  */
-import { HttpError } from "../http";
+
 import { BILLING_MESSAGES } from "../../src/lib/messages";
+import { HttpError } from "../http";
 import { log } from "../log";
 import { isMissingResource, type Stripe } from "../stripe";
 import type { AppContext } from "../types";

@@ -25,10 +25,10 @@ import { isbot } from "isbot";
 import type { Database } from "../../db/client";
 import { utcDate } from "../../src/lib/insights";
 import { getSessionUser } from "../auth";
-import { sessionTokenCookie } from "../session-cookie";
 import { now } from "../clock";
 import type { AppContext } from "../context";
 import { errorFields, log } from "../log";
+import { sessionTokenCookie } from "../session-cookie";
 
 export const FLUSH_MS = 5000;
 /** Distinct (profile, day) and (supplement, day) keys held before new ones are dropped (a database outage). */

@@ -9,10 +9,10 @@ import { Hono } from "hono";
 import { profileDailyCounts, supplementDailyClicks, supplements } from "../../db/schema";
 import {
   addDays,
+  INSIGHTS_DAYS_MESSAGE,
   type InsightsAnswer,
   type InsightsDay,
   insightsQuerySchema,
-  INSIGHTS_DAYS_MESSAGE,
   utcDate,
 } from "../../src/lib/insights";
 import { now } from "../clock";

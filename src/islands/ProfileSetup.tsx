@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { ApiError, api, profileExists } from "../lib/api";
 import { BIO_MAX, isReservedUsername, PRODUCT_NAME, USERNAME_CHECK_MIN, USERNAME_INPUT_MAX } from "../lib/constants";
+import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
 import { flashToast, notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
-import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
 import { bioSchema, usernameSchema } from "../lib/validation";
 import Avatar from "./Avatar";
 

@@ -1,5 +1,5 @@
-import { notify } from "../lib/toast";
 import { qrFileName, qrPath, SHARING_TEXT } from "../lib/sharing";
+import { notify } from "../lib/toast";
 
 /** The PNG's side in pixels: sharp enough for print at about 8 cm. */
 const PNG_SIZE = 1024;

@@ -20,6 +20,7 @@ import { CSS } from "@dnd-kit/utilities";
 import { useStore } from "@nanostores/react";
 import Menu from "../components/Menu";
 import type { CurrentUser, Supplement } from "../lib/types";
+import { $linkClicks30 } from "../stores/insights";
 import {
   $dialog,
   $supplements,
@@ -29,7 +30,6 @@ import {
   seedSupplements,
   visibleList,
 } from "../stores/supplements";
-import { $linkClicks30 } from "../stores/insights";
 import { $user, seedUser } from "../stores/user";
 
 interface Props {

@@ -1,8 +1,8 @@
 import { useStore } from "@nanostores/react";
+import Menu from "../components/Menu";
 import { PRODUCT_NAME } from "../lib/constants";
 import type { CurrentUser } from "../lib/types";
 import { $user, seedUser } from "../stores/user";
-import Menu from "../components/Menu";
 import Avatar from "./Avatar";
 
 interface Props {

@@ -16,12 +16,12 @@ import {
   SUPPLEMENT_TEXT_MAX,
   UPLOADED_IMAGE_PATH,
   URL_MAX,
-  USERNAME_PATTERN,
   USERNAME_MAX,
   USERNAME_MIN,
+  USERNAME_PATTERN,
 } from "./constants";
-import { ACCOUNT_MESSAGES, MESSAGES, SUPPLEMENT_MESSAGES } from "./messages";
 import { canonicalTimeZone } from "./dates";
+import { ACCOUNT_MESSAGES, MESSAGES, SUPPLEMENT_MESSAGES } from "./messages";
 import { scheduleFields, TRACKING_MESSAGES } from "./schedule";
 
 export const usernameSchema = z

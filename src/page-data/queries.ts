@@ -3,8 +3,8 @@
  * import these, never a route module of api/.
  */
 import { hasPassword } from "../../api/account/credentials";
-import { getContext } from "../../api/context";
 import type { Config } from "../../api/config";
+import { getContext } from "../../api/context";
 import { type FoundProfile, findPublicProfile } from "../../api/queries/profile";
 import { listSupplements } from "../../api/queries/supplements";
 import type { CurrentUser, Supplement } from "../lib/types";

@@ -8,10 +8,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { eq, getTableColumns } from "drizzle-orm";
 import { WITHHELD_USER_COLUMNS } from "../../api/account/export";
 import { freezeClock, resetClock } from "../../api/clock";
-import { dateIn } from "../../src/lib/dates";
 import { accounts, sessions, supplements, users } from "../../db/schema";
 import { EXPORT_FORMAT } from "../../src/lib/account";
 import { PRODUCT_NAME } from "../../src/lib/constants";
+import { dateIn } from "../../src/lib/dates";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, makePremium, supplementRows, userRow } from "../support/users";
 

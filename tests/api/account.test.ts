@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, spyOn, test } from "b
 import { eq } from "drizzle-orm";
 import { log } from "../../api/log";
 import { accounts, users } from "../../db/schema";
-import { SETTINGS_MESSAGES, type AccountSummary, type SessionInfo } from "../../src/lib/account";
+import { type AccountSummary, SETTINGS_MESSAGES, type SessionInfo } from "../../src/lib/account";
 import { cookieHeader } from "../support/auth";
 import { startApi, type TestApi } from "../support/server";
 import { snapshotTables } from "../support/snapshot";

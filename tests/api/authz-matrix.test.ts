@@ -27,11 +27,11 @@ import sharp from "sharp";
 import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/context";
 import { users } from "../../db/schema";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 import { dateIn } from "../../src/lib/dates";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { ROOT, skipWithoutBuild } from "../support/process";
-import { PRODUCT_NAME } from "../../src/lib/constants";
 
 type Persona = "out" | "other" | "free" | "premium" | "noname";
 const PERSONAS: Persona[] = ["out", "other", "free", "premium", "noname"];

@@ -12,9 +12,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { BILLING_MESSAGES } from "../../src/lib/messages";
 import { setLogLevel } from "../../api/log";
 import { stripeEvents, type User, users } from "../../db/schema";
+import { BILLING_MESSAGES } from "../../src/lib/messages";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";

@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { createApp } from "../../api/app";
 import { CLIENT_IP_HEADER } from "../../api/auth";
-import { type Limit, LIMITS, windowOf } from "../../api/rate-limit";
-import { type Instance, sharedDatabase, type SharedDatabase, startInstance } from "../support/instances";
+import { LIMITS, type Limit, windowOf } from "../../api/rate-limit";
+import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
 import { startApi, type TestApi } from "../support/server";
 

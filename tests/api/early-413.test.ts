@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { type Instance, sharedDatabase, type SharedDatabase, startInstance } from "../support/instances";
+import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
 import { buildRequest, startApi, type TestApi } from "../support/server";
 import { createUser } from "../support/users";

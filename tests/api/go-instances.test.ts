@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { openDatabase, type Database } from "../../db/client";
+import { type Database, openDatabase } from "../../db/client";
 import { users } from "../../db/schema";
 import { type Instance, startInstance } from "../support/instances";
 import { postgresDatabase, skipWithoutPostgres } from "../support/pg-cluster";

@@ -13,22 +13,22 @@
  * body, with and without Content-Length: a clean 413 JSON, fast, nothing buffered.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import fc from "fast-check";
 import { deflateSync } from "node:zlib";
+import fc from "fast-check";
 import sharp from "sharp";
 import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/context";
-import { profileUpdateSchema, reorderSchema, supplementInputSchema } from "../../src/lib/validation";
+import { SURROGATE_MESSAGE } from "../../api/http";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../src/lib/account";
 import { QUANTITY_TYPES } from "../../src/lib/constants";
+import { profileUpdateSchema, reorderSchema, supplementInputSchema } from "../../src/lib/validation";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
+import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { expectConsoleError } from "../support/preload";
-import { type Instance, sharedDatabase, type SharedDatabase, startInstance } from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
-import { snapshotTables } from "../support/snapshot";
 import { startApi, type TestApi } from "../support/server";
+import { snapshotTables } from "../support/snapshot";
 import { type ApiUser, createUser, userRow } from "../support/users";
-import { SURROGATE_MESSAGE } from "../../api/http";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 /**

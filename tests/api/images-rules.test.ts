@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
-import { images } from "../../db/schema";
 import { HttpError } from "../../api/http";
 import { pruneImages, toAvatarWebp } from "../../api/images";
+import { images } from "../../db/schema";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser } from "../support/users";

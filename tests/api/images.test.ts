@@ -5,15 +5,15 @@
  * is refused from its bytes, whatever its name or declared type, and nothing is stored.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import sharp from "sharp";
-import { images, users } from "../../db/schema";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import postgres from "postgres";
+import sharp from "sharp";
 import { pruneImages, toAvatarWebp } from "../../api/images";
 import { avatarAllowed } from "../../api/user-fields";
+import { images, users } from "../../db/schema";
 import { type TestDatabase, withDatabase } from "../support/db";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, userRow } from "../support/users";

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import type Stripe from "stripe";
-import { openDatabase, type Database } from "../../db/client";
+import { type Database, openDatabase } from "../../db/client";
 import { rateLimits, stripeEvents, users } from "../../db/schema";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, startInstance } from "../support/instances";

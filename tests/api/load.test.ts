@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { inArray } from "drizzle-orm";
 import { supplements, users } from "../../db/schema";
 import { QUANTITY_TYPES } from "../../src/lib/constants";
-import { type Instance, sharedDatabase, type SharedDatabase, startInstance } from "../support/instances";
+import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
 
 const USERS = Number(process.env.LOAD_USERS ?? 100);

@@ -17,7 +17,7 @@ import sharp from "sharp";
 import type Stripe from "stripe";
 import { supplements, users, verifications } from "../../db/schema";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
-import { type Instance, sharedDatabase, type SharedDatabase, startInstance } from "../support/instances";
+import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
 import { buildRequest, startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, uniqueName, userRow } from "../support/users";

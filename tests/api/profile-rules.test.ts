@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { images, users } from "../../db/schema";
 import { LIMITS } from "../../api/rate-limit";
+import { images, users } from "../../db/schema";
 import { MESSAGES } from "../../src/lib/messages";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";

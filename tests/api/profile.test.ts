@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { openDatabase } from "../../db/client";
 import { images, supplements, users } from "../../db/schema";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 import { createTestDatabase, type TestDatabase } from "../support/db";
 import { type ServerProcess, skipWithoutBuild, startServer } from "../support/process";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, insertSupplements, uniqueName, userRow } from "../support/users";
-import { PRODUCT_NAME } from "../../src/lib/constants";
 
 const TAKEN = "Username is already taken";
 const SHORT = "Username must be at least 3 characters";

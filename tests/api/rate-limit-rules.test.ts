@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setSystem
 import { sql } from "drizzle-orm";
 import type { Config } from "../../api/config";
 import { HttpError } from "../../api/http";
-import { BatchedLimiter, hit, type Limit, LIMITS } from "../../api/rate-limit";
+import { BatchedLimiter, hit, LIMITS, type Limit } from "../../api/rate-limit";
 import { type Database, openDatabase } from "../../db/client";
 import type { TestDatabase } from "../support/db";
 import { migratedDatabase } from "../support/pglite-template";

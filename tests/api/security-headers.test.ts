@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { type Instance, sharedDatabase, type SharedDatabase, startInstance } from "../support/instances";
+import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
 
 /** One URL per page file (see authz-matrix.test.ts, which checks the list of files). */

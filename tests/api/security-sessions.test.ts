@@ -13,12 +13,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import { createApp } from "../../api/app";
 import { parseConfig } from "../../api/config";
 import type { AppContext } from "../../api/context";
-import { eq } from "drizzle-orm";
 import { sessions, users } from "../../db/schema";
-import { type Instance, sharedDatabase, type SharedDatabase, startInstance } from "../support/instances";
+import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { ROOT, skipWithoutBuild } from "../support/process";
 import { startApi, type TestApi } from "../support/server";
 import { snapshotTables } from "../support/snapshot";

@@ -5,7 +5,7 @@
  * Separate processes: the clock cannot be frozen, so the real today (UTC, no zone set) is used.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDatabase, type Database } from "../../db/client";
+import { type Database, openDatabase } from "../../db/client";
 import { intakes } from "../../db/schema";
 import { dateIn } from "../../src/lib/dates";
 import type { TodayJson } from "../../src/lib/schedule";

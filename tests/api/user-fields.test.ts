@@ -18,8 +18,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { toUserJson } from "../../api/queries/user";
 import { toPublicUser } from "../../api/queries/profile";
+import { toUserJson } from "../../api/queries/user";
 import { mapProviderProfile, USER_FIELD_WRITES } from "../../api/user-fields";
 import { accounts, type User, users } from "../../db/schema";
 import { nameSchema } from "../../src/lib/validation";

@@ -42,8 +42,8 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
-  writeFileSync,
   type WriteStream,
+  writeFileSync,
 } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { cpus, loadavg, tmpdir } from "node:os";

@@ -4,10 +4,10 @@
  * again (and a wrong password), gating by the server, and the accessibility of the screens.
  */
 import { expect, type Page, test } from "@playwright/test";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 import { expectToast, gotoHydrated, waitForHydration } from "../support/e2e-ui";
 import { newCredentials, signUpWithApi, uniqueUsername } from "../support/e2e-users";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
-import { PRODUCT_NAME } from "../../src/lib/constants";
 
 const TAKEN = "Username is already taken";
 

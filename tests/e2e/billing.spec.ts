@@ -8,11 +8,11 @@
  * tests/e2e/start-server.ts runs next to the app (the app's own SDK talks to it too).
  */
 import { expect, type Page, test } from "@playwright/test";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 import { expectErrorToast, expectToast, gotoHydrated, waitForHydration } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
-import { becomePremium, routeStripe, startServerWithoutStripe, STRIPE_URL, type StripeTraffic } from "./stripe-double";
+import { becomePremium, routeStripe, STRIPE_URL, type StripeTraffic, startServerWithoutStripe } from "./stripe-double";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
-import { PRODUCT_NAME } from "../../src/lib/constants";
 
 const DECLINED = "4000 0000 0000 0002";
 /**

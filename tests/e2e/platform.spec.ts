@@ -1,7 +1,7 @@
 /** The platform issue: the landing page for signed-out visitors, and the not-found page. */
 import { expect, test } from "@playwright/test";
-import { expectNoA11yViolations, horizontalOverflow } from "./support";
 import { PRODUCT_NAME } from "../../src/lib/constants";
+import { expectNoA11yViolations, horizontalOverflow } from "./support";
 
 const LOG_IN_LINKS = ["Log In", "Start Tracking", "Get Started Free"];
 const FEATURES = ["Supplement Tracking", "Public Profiles", "Premium Features"];

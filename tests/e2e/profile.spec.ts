@@ -6,10 +6,10 @@
  */
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
+import { PRODUCT_NAME } from "../../src/lib/constants";
 import { expectErrorToast, expectToast, gotoHydrated } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi, uniqueUsername } from "../support/e2e-users";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
-import { PRODUCT_NAME } from "../../src/lib/constants";
 
 /** The eight links: form label, button text on the public page, a URL. */
 const LINKS = [

@@ -13,12 +13,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { SOCIAL_LINKS } from "../../src/lib/constants";
+import { PRODUCT_NAME, SOCIAL_LINKS } from "../../src/lib/constants";
 import { gotoHydrated } from "../support/e2e-ui";
 import { addSupplements, apiCall, type SupplementSeed, signUpWithApi } from "../support/e2e-users";
 import { becomePremium, routeStripe, startServerWithoutStripe } from "./stripe-double";
 import { horizontalOverflow } from "./support";
-import { PRODUCT_NAME } from "../../src/lib/constants";
 
 /** Width → a phone's, a tablet's or a laptop's height. */
 const VIEWPORTS = [

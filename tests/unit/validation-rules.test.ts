@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { z } from "zod";
+import { MESSAGES } from "../../src/lib/messages";
 import {
   bioSchema,
   emailSchema,
@@ -18,7 +19,6 @@ import {
   supplementInputSchema,
   usernameSchema,
 } from "../../src/lib/validation";
-import { MESSAGES } from "../../src/lib/messages";
 
 /** The messages a value is refused with, or "ok" and the parsed value. */
 function check<S extends z.ZodType>(

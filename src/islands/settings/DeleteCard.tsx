@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from "react";
-import { SETTINGS_MESSAGES, DELETE_CONFIRM_WORD, FRESH_SIGN_IN_MINUTES, USERNAME_HOLD_DAYS } from "../../lib/account";
+import { DELETE_CONFIRM_WORD, FRESH_SIGN_IN_MINUTES, SETTINGS_MESSAGES, USERNAME_HOLD_DAYS } from "../../lib/account";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { notify } from "../../lib/toast";
 import { Field, firstErrors, SettingsCard } from "./parts";

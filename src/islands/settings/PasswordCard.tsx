@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from "react";
-import { SETTINGS_MESSAGES, type ChangePasswordInput } from "../../lib/account";
+import { type ChangePasswordInput, SETTINGS_MESSAGES } from "../../lib/account";
 import { ApiError, api, errorMessage } from "../../lib/api";
 import { notify } from "../../lib/toast";
 import { passwordSchema } from "../../lib/validation";

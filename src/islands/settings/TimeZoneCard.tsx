@@ -4,7 +4,7 @@
  */
 import { useStore } from "@nanostores/react";
 import { useId, useMemo, useState } from "react";
-import { api, ApiError, errorMessage } from "../../lib/api";
+import { ApiError, api, errorMessage } from "../../lib/api";
 import { notify } from "../../lib/toast";
 import type { CurrentUser } from "../../lib/types";
 import { $user, seedUser } from "../../stores/user";

@@ -67,14 +67,19 @@ test("the profile page's og:image is the 1200 × 630 card; printing gives one cl
   await expect(plain.getByRole("button", { name: "Print" })).toHaveCount(0);
   await noJs.close();
 
-  // The dashboard prints the private list without the stat cards, profile card or buttons.
+  // The dashboard prints the private list without the stat cards, profile card, the Today,
+  // History and Insights cards (issues 14 and 19) or buttons.
   await gotoHydrated(page, "/");
   await expect(page.getByRole("button", { name: "Print" })).toBeVisible();
+  await expect(page.getByTestId("dose-row").first()).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Insights" })).toBeVisible();
   await page.emulateMedia({ media: "print" });
   await expect(page.getByText("Total Supplements")).toBeHidden();
   await expect(page.getByRole("button", { name: "Share Profile" })).toBeHidden();
   await expect(page.getByText(/^Printed /)).toBeVisible();
-  await expect(page.getByText("Vitamin D3")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Vitamin D3" })).toBeVisible();
+  await expect(page.getByTestId("dose-row").first()).toBeHidden();
+  await expect(page.getByRole("heading", { name: "Insights" })).toBeHidden();
   if (shots) await page.screenshot({ path: `${shots}/f16-print-dashboard.png`, fullPage: true });
 });
 

@@ -14,34 +14,20 @@
  *   normal answers and their writes are kept; new connections are refused; exit code 0.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
+import {
+  type Instance,
+  type InstanceClient,
+  type SharedDatabase,
+  sharedDatabase,
+  signUpOn,
+  startInstance,
+} from "../support/instances";
 import { type PgCluster, skipWithoutCluster, startPgCluster } from "../support/pg-cluster";
 import { skipWithoutBuild } from "../support/process";
 
-interface Client {
-  cookie: string;
-  username: string;
-}
+type Client = InstanceClient;
 
-async function signUp(base: string, username: string): Promise<Client> {
-  const res = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { origin: base, "content-type": "application/json" },
-    body: JSON.stringify({ email: `${username}@example.com`, password: "correct horse battery", name: "Fault Test" }),
-  });
-  expect(res.status).toBe(200);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const put = await fetch(`${base}/api/profile`, {
-    method: "PUT",
-    headers: { origin: base, "content-type": "application/json", cookie },
-    body: JSON.stringify({ username }),
-  });
-  expect(put.status).toBe(200);
-  return { cookie, username };
-}
+const signUp = (base: string, username: string): Promise<Client> => signUpOn(base, username, "Fault Test");
 
 interface SupplementJson {
   id: number;

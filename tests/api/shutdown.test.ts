@@ -14,35 +14,21 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { connect, type Socket } from "node:net";
 import { eq } from "drizzle-orm";
 import { supplements, users } from "../../db/schema";
-import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
+import {
+  type Instance,
+  type InstanceClient,
+  type SharedDatabase,
+  sharedDatabase,
+  signUpOn,
+  startInstance,
+} from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
 
 const DRAIN_SECONDS = 3;
 
-interface Client {
-  cookie: string;
-  username: string;
-}
+type Client = InstanceClient;
 
-async function signUp(base: string, username: string): Promise<Client> {
-  const res = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { origin: base, "content-type": "application/json" },
-    body: JSON.stringify({ email: `${username}@example.com`, password: "correct horse battery", name: "Drain Test" }),
-  });
-  expect(res.status).toBe(200);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const put = await fetch(`${base}/api/profile`, {
-    method: "PUT",
-    headers: { origin: base, "content-type": "application/json", cookie },
-    body: JSON.stringify({ username }),
-  });
-  expect(put.status).toBe(200);
-  return { cookie, username };
-}
+const signUp = (base: string, username: string): Promise<Client> => signUpOn(base, username, "Drain Test");
 
 /** Polls `check` every 20 ms until it returns a value, at most `ms`; undefined after that. */
 async function within<T>(ms: number, check: () => Promise<T | undefined> | T | undefined): Promise<T | undefined> {

@@ -7,6 +7,7 @@
  *   await a.kill("SIGKILL"); await a.restart();
  *   await db.withDb((db) => db.select().from(users));  // PGlite: only while no instance holds it
  */
+import { expect } from "bun:test";
 import type { Database } from "../../db/client";
 import { openDatabase } from "../../db/client";
 import { createTestDatabase, type TestDatabase, usingPostgres } from "./db";
@@ -168,4 +169,30 @@ export async function jsonOf(res: Response): Promise<unknown> {
   } catch {
     return null;
   }
+}
+
+/** A user signed up and given `username` over HTTP on a built server (`base`), with its session cookie. */
+export interface InstanceClient {
+  cookie: string;
+  username: string;
+}
+
+export async function signUpOn(base: string, username: string, name: string): Promise<InstanceClient> {
+  const res = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { origin: base, "content-type": "application/json" },
+    body: JSON.stringify({ email: `${username}@example.com`, password: "correct horse battery", name }),
+  });
+  expect(res.status).toBe(200);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const put = await fetch(`${base}/api/profile`, {
+    method: "PUT",
+    headers: { origin: base, "content-type": "application/json", cookie },
+    body: JSON.stringify({ username }),
+  });
+  expect(put.status).toBe(200);
+  return { cookie, username };
 }

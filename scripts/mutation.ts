@@ -111,7 +111,10 @@ const total = rows.reduce<Counts>(
   { killed: 0, timeout: 0, survived: 0, noCoverage: 0, errors: 0 },
 );
 
-const fmtTime = (s: number) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, "0")}s`;
+const fmtTime = (seconds: number) => {
+  const whole = Math.round(seconds); // rounded first: 119.6 s is 2m00s, not 1m60s
+  return `${Math.floor(whole / 60)}m${String(whole % 60).padStart(2, "0")}s`;
+};
 const fmtScore = (c: Counts) => (Number.isNaN(score(c)) ? "-" : `${score(c).toFixed(2)}%`);
 const header = ["module", "killed", "timeout", "survived", "no cov", "errors", "score", "time"];
 const lines = rows.map((r) =>

@@ -4,8 +4,9 @@
  * Small and fast on purpose: StrykerJS runs it once per mutant of the module (TESTING.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq, sql } from "drizzle-orm";
-import { supplements } from "../../db/schema";
+import { and, eq, sql } from "drizzle-orm";
+import { freezeClock, resetClock } from "../../api/clock";
+import { scheduleVersions, supplements } from "../../db/schema";
 import { MAX_SUPPLEMENTS } from "../../src/lib/constants";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
@@ -301,6 +302,87 @@ describe("edit", () => {
     expect(await supplementRows(api, free)).toMatchObject([
       { name: "Vitamin D", affiliateLink: "https://kept.example", notes: "kept" },
     ]);
+  });
+});
+
+describe("schedule and amount (issue 19)", () => {
+  const DAY = "2026-06-10";
+  beforeAll(() => {
+    freezeClock(`${DAY}T12:00:00Z`);
+  });
+  afterAll(() => {
+    resetClock();
+  });
+
+  const versionsOf = (id: number) =>
+    api.ctx.database.db
+      .select()
+      .from(scheduleVersions)
+      .where(and(eq(scheduleVersions.userId, other.id), eq(scheduleVersions.supplementId, id)));
+  const add = async (body: Record<string, unknown>) => {
+    const res = await as(other, "/api/supplements", { method: "POST", body });
+    expect(res.status).toBe(201);
+    return (await res.json()) as Json;
+  };
+  const base = { name: "Magnesium", quantityType: "Capsule(s)", frequency: "Nightly" };
+  const DEFAULT = { times: ["anytime"], days: [1, 2, 3, 4, 5, 6, 7] };
+
+  test("an add without them is once a day, every day, no amount; the version in force from today is recorded", async () => {
+    await clear(other);
+    const made = await add(base);
+    expect(made).toMatchObject({ schedule: DEFAULT, doseAmount: null });
+    expect(await supplementRows(api, other)).toMatchObject([{ schedule: DEFAULT, doseAmount: null }]);
+    expect(await versionsOf(made.id)).toMatchObject([
+      {
+        validFrom: DAY,
+        name: "Magnesium",
+        quantityType: "Capsule(s)",
+        schedule: DEFAULT,
+        doseAmount: null,
+        deleted: false,
+      },
+    ]);
+  });
+
+  test("an add stores what it is given: a schedule, 'as needed' (null) and an amount", async () => {
+    await clear(other);
+    const given = await add({ ...base, schedule: { times: ["morning"], days: [1] }, doseAmount: 2 });
+    expect(given).toMatchObject({ schedule: { times: ["morning"], days: [1] }, doseAmount: 2 });
+    const asNeeded = await add({ ...base, schedule: null, doseAmount: 0.5 });
+    expect(asNeeded).toMatchObject({ schedule: null, doseAmount: 0.5 });
+    expect(await versionsOf(asNeeded.id)).toMatchObject([{ validFrom: DAY, schedule: null, doseAmount: 0.5 }]);
+  });
+
+  test("an edit keeps what it leaves out, changes what it sends, and the day's version follows", async () => {
+    await clear(other);
+    const made = await add({ ...base, schedule: { times: ["evening"], days: [2, 4] }, doseAmount: 3 });
+    const put = async (body: Record<string, unknown>) => {
+      const res = await as(other, `/api/supplements/${made.id}`, { method: "PUT", body });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Json;
+    };
+    expect(await put(base)).toMatchObject({ schedule: { times: ["evening"], days: [2, 4] }, doseAmount: 3 });
+    expect(await put({ ...base, schedule: { times: ["bedtime"], days: [7] } })).toMatchObject({
+      schedule: { times: ["bedtime"], days: [7] },
+      doseAmount: 3,
+    });
+    expect(await put({ ...base, doseAmount: null })).toMatchObject({
+      schedule: { times: ["bedtime"], days: [7] },
+      doseAmount: null,
+    });
+    expect(await put({ ...base, schedule: null })).toMatchObject({ schedule: null, doseAmount: null });
+    expect(await supplementRows(api, other)).toMatchObject([{ schedule: null, doseAmount: null }]);
+    expect(await versionsOf(made.id)).toMatchObject([
+      { validFrom: DAY, schedule: null, doseAmount: null, deleted: false },
+    ]);
+  });
+
+  test("a delete records the supplement as gone from today on", async () => {
+    await clear(other);
+    const made = await add(base);
+    const res = await as(other, `/api/supplements/${made.id}`, { method: "DELETE" });
+    expect(res.status).toBe(204);
+    expect(await versionsOf(made.id)).toMatchObject([{ validFrom: DAY, name: "Magnesium", deleted: true }]);
   });
 });
 

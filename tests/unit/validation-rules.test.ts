@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import type { z } from "zod";
 import { MESSAGES } from "../../src/lib/messages";
+import { TRACKING_MESSAGES } from "../../src/lib/schedule";
 import {
   bioSchema,
   emailSchema,
@@ -194,6 +195,44 @@ describe("profileUpdateSchema", () => {
     expect(accepted(profileUpdateSchema, { username: " new_name " })).toEqual({ username: "new_name" });
     expect(refused(profileUpdateSchema, { username: "no" })).toEqual([MESSAGES.usernameShort]);
     expect(refused(profileUpdateSchema, { bio: "b".repeat(501) })).toEqual([MESSAGES.bioLong]);
+  });
+
+  test("the public page's switches (issues 14 and 19) are booleans, each refused with its own message", () => {
+    const switches = {
+      showNotes: "Show notes must be true or false",
+      showAffiliateLinks: "Show affiliate links must be true or false",
+      showSchedule: "showSchedule must be true or false",
+    };
+    for (const [field, message] of Object.entries(switches)) {
+      expect(accepted(profileUpdateSchema, { [field]: true })).toEqual({ [field]: true });
+      expect(accepted(profileUpdateSchema, { [field]: false })).toEqual({ [field]: false });
+      for (const bad of ["true", 1, 0, null, "", [], {}]) {
+        expect(refused(profileUpdateSchema, { [field]: bad })).toEqual([message]);
+      }
+    }
+  });
+
+  test("timeZone: an IANA name the runtime knows, stored in its spelling; anything else is refused", () => {
+    expect(accepted(profileUpdateSchema, { timeZone: "Europe/Berlin" })).toEqual({ timeZone: "Europe/Berlin" });
+    expect(accepted(profileUpdateSchema, { timeZone: "europe/berlin" })).toEqual({ timeZone: "Europe/Berlin" });
+    expect(accepted(profileUpdateSchema, { timeZone: "UTC" })).toEqual({ timeZone: "UTC" });
+    expect(accepted(profileUpdateSchema, { timeZone: "Pacific/Kiritimati" })).toEqual({
+      timeZone: "Pacific/Kiritimati",
+    });
+    expect(accepted(profileUpdateSchema, {})).toEqual({});
+    for (const bad of [
+      "Mars/Olympus_Mons",
+      "",
+      " Europe/Berlin",
+      "Europe/Berlin\n",
+      "x".repeat(65),
+      1,
+      null,
+      true,
+      ["UTC"],
+    ]) {
+      expect(refused(profileUpdateSchema, { timeZone: bad })).toEqual([TRACKING_MESSAGES.timeZone]);
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { LIMITS } from "../../api/rate-limit";
 import { images, users } from "../../db/schema";
 import { MESSAGES } from "../../src/lib/messages";
 import { migratedDatabase } from "../support/pglite-template";
+import { expectConsoleError } from "../support/preload";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, insertSupplements, makePremium, userRow } from "../support/users";
 
@@ -279,5 +280,31 @@ describe("PUT /api/profile", () => {
 
   test("signed out: 401", async () => {
     expect((await api.fetch("/api/profile", { method: "PUT", body: { bio: "x" } })).status).toBe(401);
+  });
+
+  test("a database error other than a taken name is not reported as a taken name", async () => {
+    // A trigger makes the update itself fail (as a lost connection or a full disk would).
+    await api.ctx.database.db.execute(sql`
+      create or replace function profile_rules_fail() returns trigger language plpgsql as $$
+      begin
+        if new.bio = 'make the update fail' then raise exception 'planted failure'; end if;
+        return new;
+      end $$`);
+    await api.ctx.database.db.execute(sql`
+      create trigger profile_rules_fail before update on users for each row execute function profile_rules_fail()`);
+    try {
+      expectConsoleError(/"msg":"unhandled error".*"path":"\/api\/profile"/);
+      const before = await userRow(api, editor);
+      const res = await api.fetch("/api/profile", {
+        method: "PUT",
+        body: { bio: "make the update fail" },
+        headers: { cookie: editor.cookie },
+      });
+      expect(res.status).toBe(500);
+      expect(((await res.json()) as { message: string }).message).not.toBe(MESSAGES.usernameTaken);
+      expect((await userRow(api, editor)).bio).toBe(before.bio);
+    } finally {
+      await api.ctx.database.db.execute(sql`drop trigger profile_rules_fail on users`);
+    }
   });
 });

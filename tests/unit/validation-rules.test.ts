@@ -8,9 +8,11 @@ import type { z } from "zod";
 import { MESSAGES } from "../../src/lib/messages";
 import { TRACKING_MESSAGES } from "../../src/lib/schedule";
 import {
+  avatarUrlSchema,
   bioSchema,
   emailSchema,
   isHttpUrl,
+  nameSchema,
   optionalUrlSchema,
   passwordSchema,
   profileUpdateSchema,
@@ -189,6 +191,18 @@ describe("profileUpdateSchema", () => {
       expect([...new Set(refused(profileUpdateSchema, { profileImageUrl: url }))]).toEqual([MESSAGES.url]);
     }
     expect(refused(profileUpdateSchema, { profileImageUrl: 1 })).toEqual([MESSAGES.url]);
+  });
+
+  test("profileImageUrl is trimmed before its shape is judged", () => {
+    const url = "/images/abc_DEF-1_23456789ab.webp";
+    expect(accepted(profileUpdateSchema, { profileImageUrl: `  ${url}\t` })).toEqual({ profileImageUrl: url });
+  });
+
+  test("the avatar URL and the name schemas refuse a value that is not a string with their own message", () => {
+    for (const value of [1, true, null, {}, ["/images/abc_DEF-1_23456789ab.webp"]]) {
+      expect(refused(avatarUrlSchema, value)).toEqual([MESSAGES.url]);
+      expect(refused(nameSchema, value)).toEqual([MESSAGES.nameRequired]);
+    }
   });
 
   test("username and bio follow their own schemas", () => {

@@ -854,6 +854,9 @@ async function main(): Promise<number> {
     }
   }
 
+  /** CPU seconds the restarted instances spent starting (until healthy), within the traffic's. */
+  let startUpSeconds = 0;
+
   /** systemd's stop and start of one instance, then wait until Caddy routes to it again. */
   async function restart(instance: Instance) {
     const { child, exited } = instance.proc;
@@ -877,7 +880,11 @@ async function main(): Promise<number> {
     launch(instance);
     if (!(await waitFor(60_000, () => healthy(instance.port))))
       throw new Error(`instance ${instance.port} did not come back`);
-    say(`restart ${instance.port}: healthy again after ${((performance.now() - t1) / 1000).toFixed(2)} s`);
+    const startCpu = (procStat(instance.proc.child.pid as number)?.ticks ?? 0) / 100;
+    startUpSeconds += startCpu;
+    say(
+      `restart ${instance.port}: healthy again after ${((performance.now() - t1) / 1000).toFixed(2)} s (its start-up took ${startCpu.toFixed(2)} CPU seconds)`,
+    );
     // Caddy's next active check (every 2 s) puts it back: wait until requests reach it.
     const routed = () => {
       scan(instance);
@@ -1088,13 +1095,15 @@ async function main(): Promise<number> {
       .map(([name, sec]) => `${name} ${perThousand(sec).toFixed(2)}`)
       .join(", ");
     const generator = cpu.seconds[GENERATOR] ?? 0;
+    const restarts = instances.reduce((n, i) => n + i.generation - 1, 0);
     const served = ours - generator;
     const cores = cpus().length;
     return (
       `CPU during the traffic (averaged): ${parts}; everything else on the machine ${(other / loadSeconds).toFixed(2)} cores ` +
       `(the machine was ${((100 * cpu.machineBusy) / Math.max(1, cpu.machineSeconds)).toFixed(0)}% busy). ` +
-      `CPU seconds per 1,000 requests: ${each} (the load generator's threads: ${threads}); ${perThousand(ours).toFixed(2)} in all ` +
-      "(the restarted instances' start-ups included, and CPU time stretches on a crowded machine): " +
+      `CPU seconds per 1,000 requests: ${each} (the instances' ${restarts} start-ups ${startUpSeconds.toFixed(1)} s in all, ` +
+      `${perThousand(startUpSeconds).toFixed(2)} of theirs; the load generator's threads: ${threads}); ${perThousand(ours).toFixed(2)} in all ` +
+      "(CPU time stretches on a crowded machine): " +
       `${cores} idle cores would carry about ${Math.round((cores * 1000) / perThousand(ours)).toLocaleString("en")} req/s with the load generator on them, ` +
       `${Math.round((cores * 1000) / perThousand(served)).toLocaleString("en")} req/s without it (an estimate, not a measurement).`
     );

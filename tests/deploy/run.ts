@@ -1101,8 +1101,8 @@ async function main(): Promise<number> {
     return (
       `CPU during the traffic (averaged): ${parts}; everything else on the machine ${(other / loadSeconds).toFixed(2)} cores ` +
       `(the machine was ${((100 * cpu.machineBusy) / Math.max(1, cpu.machineSeconds)).toFixed(0)}% busy). ` +
-      `CPU seconds per 1,000 requests: ${each} (the instances' ${restarts} start-ups ${startUpSeconds.toFixed(1)} s in all, ` +
-      `${perThousand(startUpSeconds).toFixed(2)} of theirs; the load generator's threads: ${threads}); ${perThousand(ours).toFixed(2)} in all ` +
+      `CPU seconds per 1,000 requests: ${each} (of the instances' figure, their ${restarts} start-ups during the traffic: ` +
+      `${perThousand(startUpSeconds).toFixed(2)}, ${startUpSeconds.toFixed(1)} s in all; the load generator's threads: ${threads}); ${perThousand(ours).toFixed(2)} in all ` +
       "(CPU time stretches on a crowded machine): " +
       `${cores} idle cores would carry about ${Math.round((cores * 1000) / perThousand(ours)).toLocaleString("en")} req/s with the load generator on them, ` +
       `${Math.round((cores * 1000) / perThousand(served)).toLocaleString("en")} req/s without it (an estimate, not a measurement).`
@@ -1174,14 +1174,15 @@ async function main(): Promise<number> {
 
 Written by \`DEPLOY_BENCHMARKS=1 npm run test:deploy\` (tests/deploy/run.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, not by the bench.
 Two production instances (deploy/env.example's settings, LOG_LEVEL=info) on one throw-away Postgres 15, behind Caddy ${caddyVersion()} with
-deploy/Caddyfile on https://localhost:${HTTPS_PORT} (TLS, HTTP/1.1 from Bun's fetch); ${CONNECTIONS} connections of mixed traffic for ${loadSeconds.toFixed(0)} s
+deploy/Caddyfile on https://localhost:${HTTPS_PORT} (TLS, HTTP/1.1 kept alive from Bun's fetch: ${connections.size} TLS connections for the run's ${accessLines.toLocaleString("en")} requests); ${CONNECTIONS} connections of mixed traffic for ${loadSeconds.toFixed(0)} s
 while each instance was restarted once as systemd does (SIGTERM, drain ${drainSeconds} s, start, healthy). Load generator, Caddy, both
 instances and Postgres share the machine's ${cpus().length} cores; **measured under load**: the 1-minute load average was ${cpuBefore[0]?.toFixed(2)} before
 the traffic and ${load[0]?.toFixed(2)} after it (other work on the machine included), so these are floors, not the recipe's ceiling.
 
 **${Math.round(rps).toLocaleString("en")} req/s, ${total.toLocaleString("en")} requests, ${failed} failed.** Exit times after SIGTERM: ${exits}.
 
-${cpuReport()}
+${cpuReport()} The instances and Caddy log into files, as journald would take them; the load generator reads them after the traffic.
+Read the CPU seconds per 1,000 requests rather than the rate: they depend far less on what else the machine is doing.
 
 | request | count | failed | p50 ms | p99 ms |
 |---|---:|---:|---:|---:|

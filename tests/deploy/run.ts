@@ -499,6 +499,8 @@ async function main(): Promise<number> {
     console.error(caddyLog.tail(4000));
     throw new Error("Caddy did not answer https://localhost with a healthy instance within 30 s");
   }
+  /** One options object for every request (Bun's fetch reads a new one's CA again each time). */
+  const trustCaddy = { ca };
 
   if (process.env.DEPLOY_CADDY_DEBUG === "1") {
     // Caddy's debug log (every upstream choice, retry and failure), for a failure's diagnosis.
@@ -538,7 +540,7 @@ async function main(): Promise<number> {
       headers: init.headers,
       body: init.body,
       redirect: "manual",
-      tls: { ca },
+      tls: trustCaddy,
       decompress: init.decompress ?? true,
       duplex: "half",
     } as RequestInit);

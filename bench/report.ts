@@ -451,8 +451,14 @@ function scaleSection(r: Report): string[] {
   const smallHit = small ? 1 - small.statementsPerRequest / sc.statementsPerMiss : Number.NaN;
   const rssGrowth = x.peakRss - sc.rssBefore;
   const newPages = Math.min(sc.misses, sc.cacheCapacity);
-  const perMissApp = (cpuMs(x) - cpuMs(small)) / missRatio;
-  const perMissPg = (pgMs(x) - pgMs(small)) / missRatio;
+  // CPU per request = a hit's cost + miss share × a miss's extra cost: two rows, two unknowns.
+  const smallMiss = small
+    ? 1 - Math.max(0, Math.min(1, 1 - small.statementsPerRequest / sc.statementsPerMiss))
+    : Number.NaN;
+  const separable = missRatio - smallMiss >= 0.05;
+  const perMissApp = (cpuMs(x) - cpuMs(small)) / (missRatio - smallMiss);
+  const perMissPg = (pgMs(x) - pgMs(small)) / (missRatio - smallMiss);
+  const perHitApp = cpuMs(small) - smallMiss * perMissApp;
   const usPer = (n: number) => (Number.isFinite(n) ? `${(n * 1000).toFixed(0)} µs` : "n/a");
   const row = (name: string, a: string, b: string) => `| ${name} | ${a} | ${b} |`;
   const out = [
@@ -499,7 +505,7 @@ function scaleSection(r: Report): string[] {
         .join(", ") || "none"
     }.`,
     "",
-    `**How the cost grows from 1,000 to ${int(sc.profiles)} profiles.** What stays: a hit is the same work at any size (no SQL, the page from memory; the 1,000-profile row, ${pct(smallHit)} hits or more, costs ${usPer(cpuMs(small))} of app CPU per request), a miss costs the same ${fixed1(sc.statementsPerMiss)} statements at any size (index look-ups by name and owner; a table 100× larger adds a level to a B-tree at most), and the cache cannot grow past its caps (PROFILE_CACHE_MB=${sc.cacheMb}, and a number of entries). What grows: the misses. Zipf visits over ${int(sc.profiles)} profiles have a long tail: a ${(sc.pageBytes / 1000).toFixed(1)} KB page means the ${sc.cacheMb} MB cache holds about ${int(sc.cacheCapacity)} pages, and the ${int(sc.cacheCapacity)} most visited profiles draw ${pct(sc.topShare)} of the visits, the most any cache of that size could hit once warm; this run, starting cold, hit ${pct(sc.hitRate)}. Each miss renders a page: about ${usPer(perMissApp)} of app CPU and ${usPer(perMissPg)} of Postgres CPU more than a hit (the difference of the two rows' CPU per request, divided by the miss share), which is why throughput goes from ${small ? int(small.rps) : "n/a"} to ${int(x.rps)} req/s. And the cache's memory grows: RSS was ${mb(sc.rssBefore)} before the run and peaked at ${mb(x.peakRss)} during it (${rssGrowth >= 0 ? "+" : "−"}${mb(Math.abs(rssGrowth))}) while it cached up to ${int(newPages)} new pages; it stops growing at the cap, after which more profiles add misses, not memory.`,
+    `**How the cost grows from 1,000 to ${int(sc.profiles)} profiles.** What stays: a hit is the same work at any size (no SQL, the page from memory${separable ? `: about ${usPer(perHitApp)} of app CPU, from the two rows below` : ""}), a miss costs the same ${fixed1(sc.statementsPerMiss)} statements at any size (index look-ups by name and owner; a table 100× larger adds a level to a B-tree at most), and the cache cannot grow past its caps (PROFILE_CACHE_MB=${sc.cacheMb}, and a number of entries). What grows: the misses. Zipf visits over ${int(sc.profiles)} profiles have a long tail: a ${(sc.pageBytes / 1000).toFixed(1)} KB page means the ${sc.cacheMb} MB cache holds about ${int(sc.cacheCapacity)} pages, and the ${int(sc.cacheCapacity)} most visited profiles draw ${pct(sc.topShare)} of the visits, the most any cache of that size could hit once warm; this run, starting cold, hit ${pct(sc.hitRate)}, against ${pct(smallHit)} or more for 1,000 profiles. ${separable ? `Each miss renders a page: writing each row's CPU per request as a hit's cost plus its miss share times a miss's extra cost, a miss costs about ${usPer(perMissApp)} of app CPU and ${usPer(perMissPg)} of Postgres CPU more than a hit.` : "The two rows' miss shares are too close to tell a miss's CPU cost from a hit's."} Throughput: ${small ? int(small.rps) : "n/a"} req/s with 1,000 profiles, ${int(x.rps)} with ${int(sc.profiles)}. And the cache's memory grows: RSS was ${mb(sc.rssBefore)} before the run and peaked at ${mb(x.peakRss)} during it (${rssGrowth >= 0 ? "+" : "−"}${mb(Math.abs(rssGrowth))}) while it cached up to ${int(newPages)} new pages; it stops growing at the cap, after which more profiles add misses, not memory.`,
   ];
   return out;
 }
@@ -698,7 +704,7 @@ export function renderReport(r: Report): string {
     "13. JavaScript per page (Playwright) and Lighthouse, as described above; then memory of the app process (VmHWM, VmRSS).",
     "14. Stops the app, the ceiling and Postgres and removes the cluster, also on failure or Ctrl-C.",
     "",
-    "Settings: BENCH_DURATION, BENCH_RUNS, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_THREADS, BENCH_USERS, BENCH_ADDRESSES (100000), BENCH_CARDS (100), BENCH_SCALE_PROFILES (100000), BENCH_SCALE_DURATION (s, 60), BENCH_ZIPF_S (1.1), BENCH_STARTUP_SAMPLES (5), BENCH_PORT (4401), BENCH_CEILING_PORT (4402), BENCH_PG_PORT (54400), BENCH_DATABASE_URL, BENCH_PG_DURABLE=off, BENCH_SKIP_BUILD=1, BENCH_SKIP_BROWSER=1, BENCH_LIGHTHOUSE_RUNS, BENCH_OUT, BENCH_QUIET_WAIT (s, 30), BENCH_ONLY (scenario ids, and `startup`), BENCH_APP_FLAGS (e.g. `--cpu-prof-md`) (see bench/run.ts).",
+    "Settings: BENCH_DURATION, BENCH_RUNS, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_THREADS, BENCH_USERS, BENCH_ADDRESSES (100000), BENCH_CARDS (100), BENCH_SCALE_PROFILES (100000), BENCH_SCALE_DURATION (s, 60), BENCH_ZIPF_S (1.1), BENCH_STARTUP_SAMPLES (3), BENCH_PORT (4401), BENCH_CEILING_PORT (4402), BENCH_PG_PORT (54400), BENCH_DATABASE_URL, BENCH_PG_DURABLE=off, BENCH_SKIP_BUILD=1, BENCH_SKIP_BROWSER=1, BENCH_LIGHTHOUSE_RUNS, BENCH_OUT, BENCH_QUIET_WAIT (s, 30), BENCH_ONLY (scenario ids, and `startup`), BENCH_APP_FLAGS (e.g. `--cpu-prof-md`), BENCH_KEEP_WORKDIR=1 (see bench/run.ts).",
     "",
   );
   return lines.join("\n");

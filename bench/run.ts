@@ -20,13 +20,14 @@
  * (s, 5), BENCH_CONNECTIONS (50), BENCH_THREADS (wrk threads, 1), BENCH_USERS (1000),
  * BENCH_ADDRESSES (simulated visitors, 100000), BENCH_CARDS (social cards warmed and
  * asked for, 100), BENCH_SCALE_PROFILES (100000), BENCH_SCALE_DURATION (s, 60),
- * BENCH_ZIPF_S (1.1), BENCH_STARTUP_SAMPLES (5 per kind), BENCH_PORT (4401),
+ * BENCH_ZIPF_S (1.1), BENCH_STARTUP_SAMPLES (3 per kind), BENCH_PORT (4401),
  * BENCH_CEILING_PORT (4402), BENCH_PG_PORT (54400), BENCH_DATABASE_URL (use that server
  * instead of an own cluster), BENCH_PG_DURABLE (on; "off" = fsync/synchronous_commit off as
  * in CI), BENCH_SKIP_BUILD=1, BENCH_SKIP_BROWSER=1, BENCH_LIGHTHOUSE_RUNS (3), BENCH_OUT
  * (BENCHMARKS.md), BENCH_QUIET_WAIT (s to wait for other processes to calm down before the
  * warm-up and each round, 30), BENCH_ONLY (comma-separated ids; the ceiling always runs),
- * BENCH_APP_FLAGS (extra Bun flags for the app, e.g. "--cpu-prof-md --cpu-prof-dir=/tmp/prof").
+ * BENCH_APP_FLAGS (extra Bun flags for the app, e.g. "--cpu-prof-md --cpu-prof-dir=/tmp/prof"),
+ * BENCH_KEEP_WORKDIR=1 (keep the work folder: the app's request log, the Lua scripts, results.json).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -102,13 +103,15 @@ const config = {
   scaleSupplements: 3,
   scaleSeconds: num("BENCH_SCALE_DURATION", 60),
   zipfS: num("BENCH_ZIPF_S", 1.1),
-  startupSamples: num("BENCH_STARTUP_SAMPLES", 5),
+  startupSamples: num("BENCH_STARTUP_SAMPLES", 3),
   appPort: num("BENCH_PORT", 4401),
   ceilingPort: num("BENCH_CEILING_PORT", 4402),
   pgPort: num("BENCH_PG_PORT", 54400),
   durable: env.BENCH_PG_DURABLE !== "off",
   build: env.BENCH_SKIP_BUILD !== "1",
   browser: env.BENCH_SKIP_BROWSER !== "1",
+  /** Keep the work folder (the app's request log, the Lua scripts, results.json) after a run that succeeded. */
+  keepWorkDir: env.BENCH_KEEP_WORKDIR === "1",
   lighthouseRuns: num("BENCH_LIGHTHOUSE_RUNS", 3),
   out: env.BENCH_OUT ?? join(ROOT, "BENCHMARKS.md"),
   /** Only these ids (comma-separated; the ceiling always runs): scenario ids and "startup". */
@@ -1119,7 +1122,7 @@ async function main() {
   checkOnly();
   const workDir = mkdtempSync("/tmp/stacktrack-bench-");
   installSignalHandlers(() => console.error(`[bench] interrupted; logs kept in ${workDir}`));
-  let keepWorkDir = false;
+  let keepWorkDir = config.keepWorkDir;
   const running: Running = {};
   try {
     const { wrkVersion, appPort, ceilingPort, origin } = await preflight(workDir);

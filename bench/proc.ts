@@ -2,7 +2,7 @@
  * Child processes and clean-up for the benchmark: everything the bench starts is
  * registered here and stopped at the end, on failure, and on SIGINT/SIGTERM/SIGHUP.
  */
-import { createWriteStream, readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import type { Subprocess } from "bun";
 import { cleanupAll, onCleanup } from "../tests/support/process";
 
@@ -30,31 +30,48 @@ export interface Service {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Starts a long-running process whose output goes to `logFile`; it is stopped at clean-up. */
+/** The last `lines` lines of a file, read from its last 64 KB (an app's request log can be large). */
+export function tailOf(file: string, lines = 30): string {
+  try {
+    const fd = openSync(file, "r");
+    try {
+      const size = Bun.file(file).size;
+      const length = Math.min(size, 64 * 1024);
+      const buffer = Buffer.alloc(length);
+      readSync(fd, buffer, 0, length, size - length);
+      return buffer.toString("utf8").trimEnd().split("\n").slice(-lines).join("\n");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Starts a long-running process whose stdout and stderr go straight to `logFile` (the
+ * kernel writes them, as systemd hands an instance's output to the journal: nothing in the
+ * bench reads or copies the app's request log while it is measured); it is stopped at clean-up.
+ */
 export function startService(
   name: string,
   cmd: string[],
   options: { cwd?: string; env?: Record<string, string>; logFile: string },
 ): Service {
-  const log = createWriteStream(options.logFile, { flags: "a" });
-  const proc = Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) log.write(chunk);
-  };
-  const drained = Promise.all([pump(proc.stdout), pump(proc.stderr)]).catch(() => {});
+  const fd = openSync(options.logFile, "a");
+  let proc: Subprocess;
+  try {
+    proc = Bun.spawn(cmd, { cwd: options.cwd, env: options.env, stdin: "ignore", stdout: fd, stderr: fd });
+  } finally {
+    closeSync(fd); // the child has its own copy
+  }
   let unregister = () => {};
   const service: Service = {
     name,
     proc,
     pid: proc.pid,
     logFile: options.logFile,
-    tail(lines = 30) {
-      try {
-        return readFileSync(options.logFile, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
-      } catch {
-        return "";
-      }
-    },
+    tail: (lines = 30) => tailOf(options.logFile, lines),
     async stop(graceMs = 10_000) {
       unregister();
       if (proc.exitCode === null && proc.signalCode === null) {
@@ -63,8 +80,6 @@ export function startService(
         await proc.exited;
         clearTimeout(timer);
       }
-      await drained;
-      log.end();
     },
   };
   unregister = onCleanup(`stop ${name}`, () => service.stop());

@@ -3,6 +3,8 @@ import { PRODUCT_NAME } from "../src/lib/constants";
 import type { CpuUse } from "./cpu";
 import type { PageJs } from "./js-size";
 import type { LighthouseResult } from "./lighthouse";
+import type { StartupResult } from "./startup";
+import { type StatementProbe, shortQuery } from "./statements";
 
 export interface ScenarioResult {
   id: string;
@@ -23,6 +25,33 @@ export interface ScenarioResult {
 }
 
 type Mem = { peak: number; rss: number } | undefined;
+
+/** The scale run's extras (its req/s, latencies, CPU and peak RSS are its row in `scenarios`). */
+export interface ScaleResult {
+  profiles: number;
+  supplementsEach: number;
+  zipfS: number;
+  seconds: number;
+  requests: number;
+  /** Statements one cache miss costs (learnt from pages nobody had asked for). */
+  statementsPerMiss: number;
+  missStatements: string[];
+  /** Statements per request of those cold pages, and of the same pages asked again. */
+  missProbe: number[];
+  hitProbe: number[];
+  misses: number;
+  hitRate: number;
+  /** Statements of the run that no miss makes (the timers' flushes). */
+  otherStatements: { query: string; calls: number }[];
+  statementsTotal: number;
+  /** A scale profile page's size (body), and the pages PROFILE_CACHE_MB holds at that size. */
+  pageBytes: number;
+  cacheMb: number;
+  cacheCapacity: number;
+  /** The share of Zipf visits that go to the `cacheCapacity` most visited profiles. */
+  topShare: number;
+  rssBefore: number;
+}
 
 export interface Report {
   date: string;
@@ -54,12 +83,29 @@ export interface Report {
     lighthouseRuns: number;
     avatarBytes: number;
     pageBytes: number;
+    addresses: number;
+    cards: number;
+    goLinks: number;
+    trackedDays: number;
+    scaleProfiles: number;
+    scaleSupplements: number;
+    scaleSeconds: number;
+    zipfS: number;
+    startupSamples: number;
+    /** The app's settings at their defaults (LOG_LEVEL, RATE_LIMIT, caches…), as a sentence. */
+    appDefaults: string;
+    /** BENCH_ONLY (empty: everything). */
+    only: string[];
   };
   scenarios: ScenarioResult[];
   /** Cores busy outside the bench's processes while it was idle (median of the checks before the warm-up and each round). */
   backgroundLoad: number;
   memory: { atStart: Mem; afterLoad: Mem; afterAll: Mem; overallPeak: number };
   reorderStatements: { items: number; statements: number; all: number[] }[];
+  /** Statements of each kind of request, one request at a time. */
+  statementProbes: StatementProbe[];
+  scale?: ScaleResult;
+  startup: StartupResult[];
   js: PageJs[];
   lighthouse: LighthouseResult[];
   browserError?: string;
@@ -75,6 +121,8 @@ const cores = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
 const stmts = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
 
 interface Target {
+  /** The issue(s) that ask for it. */
+  issue: string;
   what: string;
   target: string;
   measured: string;
@@ -82,15 +130,20 @@ interface Target {
   by: string;
 }
 
+const fixed1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "n/a");
+
 function targets(r: Report): Target[] {
   const s = (id: string) => r.scenarios.find((x) => x.id === id);
+  const probe = (id: string) => r.statementProbes.find((p) => p.id === id);
   const ceiling = s("ceiling")?.rps ?? Number.NaN;
+  const share = (id: string) => (s(id)?.rps ?? Number.NaN) / ceiling;
   const out: Target[] = [];
-  const ratioTarget = (id: string, what: string, min: number) => {
+  const ratioTarget = (issue: string, id: string, what: string, min: number) => {
     const x = s(id);
-    const ratio = (x?.rps ?? Number.NaN) / ceiling;
+    const ratio = share(id);
     const met = Number.isFinite(ratio) ? ratio >= min : undefined;
     out.push({
+      issue,
       what,
       target: `≥ ${(min * 100).toFixed(0)}% of the ceiling`,
       measured: `${pct(ratio)} (${int(x?.rps ?? Number.NaN)} of ${int(ceiling)} req/s)`,
@@ -103,12 +156,21 @@ function targets(r: Report): Target[] {
             : `−${((min - ratio) * 100).toFixed(1)} points: needs ${(min / ratio).toFixed(1)}× the req/s (${int(min * ceiling)} req/s)`,
     });
   };
-  const maxTarget = (what: string, value: number, max: number, unit: string, fmt: (n: number) => string) => {
+  const maxTarget = (
+    issue: string,
+    what: string,
+    value: number,
+    max: number,
+    unit: string,
+    fmt: (n: number) => string,
+    note = "",
+  ) => {
     const met = Number.isFinite(value) ? value <= max : undefined;
     out.push({
+      issue,
       what,
       target: `≤ ${fmt(max)} ${unit}`.trim(),
-      measured: `${fmt(value)} ${unit}`.trim(),
+      measured: `${fmt(value)} ${unit}${note}`.trim(),
       met,
       by:
         met === undefined
@@ -118,20 +180,68 @@ function targets(r: Report): Target[] {
             : `${fmt(value - max)} ${unit} over (${(value / max).toFixed(1)}×)`.trim(),
     });
   };
+  const probeTarget = (issue: string, id: string, what: string, max: number, exactly = false) => {
+    const p = probe(id);
+    const value = p?.median ?? Number.NaN;
+    const met = Number.isFinite(value) ? (exactly ? value === max : value <= max) : undefined;
+    out.push({
+      issue,
+      what,
+      target: `${exactly ? "" : "≤ "}${max} statement${max === 1 ? "" : "s"} per request`,
+      measured: p
+        ? `${stmts(value)} (median of ${p.perRequest.length}, one at a time: ${p.perRequest.join(", ")})`
+        : "n/a",
+      met,
+      by: met === undefined ? "not measured" : met ? "—" : `${stmts(value - max)} over`,
+    });
+  };
 
-  ratioTarget("profile", "Profile page: throughput", 0.25);
-  maxTarget("Profile page: p99 latency", s("profile")?.p99 ?? Number.NaN, 10, "ms", ms);
-  ratioTarget("landing", "Landing page", 0.3);
-  ratioTarget("api-profile", "`GET /api/profile/{name}`", 0.2);
-  ratioTarget("supplements-get", "`GET /api/supplements` with a session", 0.08);
-  maxTarget("Reorder of 200 items: p50 (50 connections, 50 users)", s("reorder")?.p50 ?? Number.NaN, 15, "ms", ms);
+  // Public pages (issues 7, 14, 17).
+  ratioTarget("7", "profile", "Profile page (no User-Agent: not counted): throughput", 0.25);
+  maxTarget("7", "Profile page (not counted): p99 latency", s("profile")?.p99 ?? Number.NaN, 10, "ms", ms);
+  ratioTarget("17", "profile-counted", "Profile page, a counted view (browser User-Agent): throughput", 0.4);
+  maxTarget("17", "Profile page, a counted view: p99 latency", s("profile-counted")?.p99 ?? Number.NaN, 5, "ms", ms);
+  {
+    const gap = (share("profile") - share("profile-counted")) * 100;
+    const met = Number.isFinite(gap) ? gap <= 2 : undefined;
+    out.push({
+      issue: "14",
+      what: "View counting's cost: the counted page's share against the uncounted page's, same run",
+      target: "≤ 2 points below",
+      measured: Number.isFinite(gap)
+        ? `${pct(share("profile-counted"))} counted, ${pct(share("profile"))} not counted: ${gap >= 0 ? `${gap.toFixed(1)} points below` : `${(-gap).toFixed(1)} points above`}`
+        : "n/a",
+      met,
+      by:
+        met === undefined
+          ? "not measured"
+          : met
+            ? `${(2 - gap).toFixed(1)} points to spare`
+            : `${(gap - 2).toFixed(1)} points over`,
+    });
+  }
+  ratioTarget("7, 17", "landing", "Landing page (issue 7: ≥ 30%)", 0.6);
+  ratioTarget("7, 17", "api-profile", "`GET /api/profile/{name}` (issue 7: ≥ 20%)", 0.35);
+  ratioTarget("7", "supplements-get", "`GET /api/supplements` with a session", 0.08);
+  ratioTarget("17", "avatar", "Avatar `/images/{id}.webp`, full bodies", 0.25);
+  probeTarget("17", "avatar", "Avatar once warm: statements", 0, true);
+  ratioTarget("14, 17", "go", "`/go/{id}` (302)", 0.25);
+  ratioTarget("16, 17", "card", "Social card PNG after the first render", 0.25);
+  ratioTarget("19", "today", "`GET /api/today` after the first read", 0.25);
+  maxTarget("19", "`PUT /api/intakes/…`: p50 (1 connection)", s("intake-put")?.p50 ?? Number.NaN, 10, "ms", ms);
+  probeTarget("19", "intake-put", "`PUT /api/intakes/…`: statements", 2);
+  probeTarget("19", "history", "366-day `GET /api/history`: statements (the session known)", 1, true);
+
+  // Reorder (issue 7).
+  maxTarget("7", "Reorder of 200 items: p50 (50 connections, 50 users)", s("reorder")?.p50 ?? Number.NaN, 15, "ms", ms);
   const reorder1 = s("reorder-1");
   if (reorder1) {
-    maxTarget("Reorder of 200 items: p50 (1 connection, for reference)", reorder1.p50, 15, "ms", ms);
+    maxTarget("7", "Reorder of 200 items: p50 (1 connection, for reference)", reorder1.p50, 15, "ms", ms);
   }
   const big = r.reorderStatements.find((x) => x.items >= 100);
   const small = r.reorderStatements.find((x) => x.items < 100);
   out.push({
+    issue: "7",
     what: "Reorder: constant statement count",
     target: "same statements for 200 items as for 20",
     measured:
@@ -144,16 +254,63 @@ function targets(r: Report): Target[] {
         ? Math.abs(big.statements - small.statements) < 0.01
           ? "constant"
           : "grows with the list"
-        : "not measured (no pg_stat_statements)",
+        : "not measured",
   });
-  maxTarget("Server memory after the whole run (RSS)", (r.memory.afterAll?.rss ?? Number.NaN) / 1e6, 200, "MB", (n) =>
-    Number.isFinite(n) ? n.toFixed(1) : "n/a",
+
+  // Scale (issue 17).
+  ratioTarget("17", "scale", `Scale: ${int(r.config.scaleProfiles)} profiles, Zipf visits`, 0.2);
+  maxTarget("17", "Scale: the server's peak RSS", (s("scale")?.peakRss ?? Number.NaN) / 1e6, 300, "MB", fixed1);
+  {
+    const sc = r.scale;
+    const printed = sc !== undefined && Number.isFinite(sc.hitRate);
+    out.push({
+      issue: "17",
+      what: "Scale: profile cache hit rate",
+      target: "printed",
+      measured: printed ? `${pct(sc.hitRate)} (${int(sc.misses)} misses of ${int(sc.requests)} requests)` : "n/a",
+      met: sc ? printed : undefined,
+      by: sc ? (printed ? "—" : "could not be derived") : "not measured",
+    });
+  }
+
+  // Start-up (issue 17).
+  if (r.startup.length === 0) {
+    out.push({
+      issue: "17",
+      what: "Start-up to the first 200 on /api/health",
+      target: "≤ 2.0 s",
+      measured: "n/a",
+      met: undefined,
+      by: "not measured",
+    });
+  }
+  for (const st of r.startup) {
+    maxTarget(
+      "17",
+      `Start-up to the first 200 on /api/health: ${st.label}`,
+      st.medianMs / 1000,
+      2,
+      "s",
+      (n) => (Number.isFinite(n) ? n.toFixed(2) : "n/a"),
+      ` (median of ${st.samplesMs.length})`,
+    );
+  }
+
+  // Memory and JavaScript (issues 7, 17).
+  maxTarget(
+    "7, 17",
+    "Server memory after the whole run (RSS; issue 7: ≤ 200 MB)",
+    (r.memory.afterAll?.rss ?? Number.NaN) / 1e6,
+    250,
+    "MB",
+    fixed1,
   );
   const page = (prefix: string) => r.js.find((p) => p.name.startsWith(prefix));
   for (const prefix of ["Landing", "Profile"]) {
     const p = page(prefix);
     const bytes = p?.total.raw ?? Number.NaN;
     out.push({
+      issue: "7",
       what: `JS shipped: ${prefix.toLowerCase()} page`,
       target: "0 bytes",
       measured: p ? `${int(bytes)} bytes (${p.files.length} files, ${p.inline.count} inline scripts)` : "n/a",
@@ -164,12 +321,18 @@ function targets(r: Report): Target[] {
   const dashPage = page("Dashboard");
   // Only a page that stayed on /dashboard (signed in) counts.
   const dash = dashPage && new URL(dashPage.finalUrl).pathname === "/dashboard" ? dashPage : undefined;
-  maxTarget("JS shipped: dashboard (gzipped, total)", dash ? dash.total.gzip / 1000 : Number.NaN, 120, "KB", (n) =>
-    Number.isFinite(n) ? n.toFixed(1) : "n/a",
+  maxTarget(
+    "7, 17",
+    "JS shipped: dashboard (gzipped, total; issue 7: ≤ 120 KB)",
+    dash ? dash.total.gzip / 1000 : Number.NaN,
+    110,
+    "KB",
+    fixed1,
   );
   for (const l of r.lighthouse) {
     const perf = l.scores.performance;
     out.push({
+      issue: "7",
       what: `Lighthouse ${l.name}: performance`,
       target: "≥ 95",
       measured: String(perf),
@@ -179,6 +342,7 @@ function targets(r: Report): Target[] {
     for (const c of ["accessibility", "best-practices", "seo"] as const) {
       const v = l.scores[c];
       out.push({
+        issue: "7",
         what: `Lighthouse ${l.name}: ${c}`,
         target: "100",
         measured: String(v),
@@ -189,6 +353,7 @@ function targets(r: Report): Target[] {
   }
   if (r.lighthouse.length === 0) {
     out.push({
+      issue: "7",
       what: "Lighthouse, landing and profile",
       target: "perf ≥ 95, others 100",
       measured: "n/a",
@@ -232,6 +397,137 @@ function reorderMissExplained(r: Report, x: ScenarioResult): string[] {
   ];
 }
 
+const cell = (text: string) => text.replaceAll("|", "\\|");
+
+/** Statements of each kind of request, one request at a time, and what they are. */
+function probesSection(r: Report): string[] {
+  if (r.statementProbes.length === 0) return [];
+  const out = [
+    "",
+    "## Statements per request, one request at a time",
+    "",
+    "pg_stat_statements read before and after each request; 10 requests of each kind one after another, after one unmeasured request of the same kind (which fills whatever the app keeps in memory), nothing else sent meanwhile. The median ignores a stray statement of the app's timers (rate-limit counts every second, views and clicks every INSIGHTS_FLUSH_MS), which the last column would show.",
+    "",
+    "| Request | statements, each request | median | statements seen (calls over all its requests) |",
+    "|---|---|---:|---|",
+  ];
+  for (const p of r.statementProbes) {
+    const seen = p.statements.length
+      ? p.statements.map((x) => `${x.calls}× \`${cell(shortQuery(x.query))}\``).join("<br>")
+      : "none";
+    out.push(`| ${p.label} | ${p.perRequest.join(", ")} | ${stmts(p.median)} | ${seen} |`);
+  }
+  const history = r.statementProbes.find((p) => p.id === "history");
+  const fresh = r.statementProbes.find((p) => p.id === "history-new-session");
+  if (history) {
+    const n = history.perRequest.length;
+    const main = history.statements.find((x) => x.calls === n);
+    const others = history.statements.filter((x) => x !== main);
+    out.push(
+      "",
+      `**The 366-day history:** ${main ? `one statement per request reads it (\`${cell(shortQuery(main.query, 80))}\`, ${n} calls for ${n} requests)` : "no single statement ran once per request"}; ${others.length ? `also seen, fewer times than there were requests (a timer's flush or a session re-check that fell among them, not the request's own): ${others.map((x) => `${x.calls}× \`${cell(shortQuery(x.query, 80))}\``).join(", ")}` : "nothing else ran: the session check cost no statement, the instance knew the session"}.`,
+    );
+    if (fresh) {
+      const extra = fresh.statements.filter((x) => !main || x.id !== main.id);
+      out.push(
+        `The session check costs statements only when the instance does not know the session (its first request there, and once per SESSION_COOKIE_CACHE_SECONDS after): measured on the first request after a new sign-in, ${fresh.perRequest.join(", ")} statements: ${extra.length ? extra.map((x) => `\`${cell(shortQuery(x.query, 80))}\``).join(", ") : "none besides the history's"}${main ? " and the history's one" : ""}.`,
+      );
+    }
+  }
+  return out;
+}
+
+/** The scale run: its numbers beside the 1,000-profile page's, and how the cost grows. */
+function scaleSection(r: Report): string[] {
+  const sc = r.scale;
+  const x = r.scenarios.find((y) => y.id === "scale");
+  if (!sc || !x) return [];
+  const small = r.scenarios.find((y) => y.id === "profile-counted");
+  const ceiling = r.scenarios.find((y) => y.id === "ceiling")?.rps ?? Number.NaN;
+  const c = r.config;
+  const cpuMs = (y: ScenarioResult | undefined) => (y ? (y.cpu.app / y.rps) * 1000 : Number.NaN);
+  const pgMs = (y: ScenarioResult | undefined) => (y ? (y.cpu.postgres / y.rps) * 1000 : Number.NaN);
+  const missRatio = 1 - sc.hitRate;
+  const smallHit = small ? 1 - small.statementsPerRequest / sc.statementsPerMiss : Number.NaN;
+  const rssGrowth = x.peakRss - sc.rssBefore;
+  const newPages = Math.min(sc.misses, sc.cacheCapacity);
+  // CPU per request = a hit's cost + miss share × a miss's extra cost: two rows, two unknowns.
+  const smallMiss = small
+    ? 1 - Math.max(0, Math.min(1, 1 - small.statementsPerRequest / sc.statementsPerMiss))
+    : Number.NaN;
+  const separable = missRatio - smallMiss >= 0.05;
+  const perMissApp = (cpuMs(x) - cpuMs(small)) / (missRatio - smallMiss);
+  const perMissPg = (pgMs(x) - pgMs(small)) / (missRatio - smallMiss);
+  const perHitApp = cpuMs(small) - smallMiss * perMissApp;
+  const usPer = (n: number) => (Number.isFinite(n) ? `${(n * 1000).toFixed(0)} µs` : "n/a");
+  const row = (name: string, a: string, b: string) => `| ${name} | ${a} | ${b} |`;
+  const out = [
+    "",
+    `## Scale: ${int(sc.profiles)} profiles, Zipf visits`,
+    "",
+    `${int(sc.profiles)} more public profiles seeded with set-based SQL (\`generate_series\`, bench/seed.ts): usernames \`zipf_1\` … \`zipf_${sc.profiles}\`, ${sc.supplementsEach} supplements each, a bio on every third, no avatar (the initial shows). Visits follow a Zipf distribution over all of them (rank k visited with probability ∝ 1/k^${sc.zipfS}), drawn in bench/lua/zipf.lua by inverse CDF over a precomputed table of running sums; ranks are spread over the profiles by a fixed permutation. Each request comes from a random simulated visitor with Chrome's User-Agent (a counted view), ${c.connections} connections, one run of ${fixed1(sc.seconds)} s after every other scenario and without a warm-up: the cache holds none of these profiles when it starts.`,
+    "",
+    "| | 1,000 profiles, uniform visits (`profile-counted`) | " +
+      `${int(sc.profiles)} profiles, Zipf visits (\`scale\`) |`,
+    "|---|---:|---:|",
+    row(
+      "req/s (share of the ceiling)",
+      small ? `${int(small.rps)} (${pct(small.rps / ceiling)})` : "n/a",
+      `${int(x.rps)} (${pct(x.rps / ceiling)})`,
+    ),
+    row("p50 / p99", small ? `${ms(small.p50)} / ${ms(small.p99)} ms` : "n/a", `${ms(x.p50)} / ${ms(x.p99)} ms`),
+    row("errors", small ? int(small.errors) : "n/a", int(x.errors)),
+    row("SQL statements per request", small ? stmts(small.statementsPerRequest) : "n/a", stmts(x.statementsPerRequest)),
+    row(
+      "profile cache hit rate (derived from statements, below)",
+      small
+        ? `${pct(smallHit)} or more (its statements/request ÷ ${fixed1(sc.statementsPerMiss)}, timers' flushes included)`
+        : "n/a",
+      `**${pct(sc.hitRate)}** (${int(sc.misses)} misses, ${fixed1(sc.misses / sc.seconds)} a second)`,
+    ),
+    row("app CPU per request", small ? usPer(cpuMs(small)) : "n/a", usPer(cpuMs(x))),
+    row("Postgres CPU per request", small ? usPer(pgMs(small)) : "n/a", usPer(pgMs(x))),
+    row(
+      "CPU: app / Postgres (cores)",
+      small ? `${cores(small.cpu.app)} / ${cores(small.cpu.postgres)}` : "n/a",
+      `${cores(x.cpu.app)} / ${cores(x.cpu.postgres)}`,
+    ),
+    row(
+      "app peak RSS during the run",
+      small ? mb(small.peakRss) : "n/a",
+      `**${mb(x.peakRss)}** (RSS ${mb(sc.rssBefore)} before the run)`,
+    ),
+    "",
+    `**Hit rate, how it is derived.** The app exposes no cache counters, but a hit sends no SQL and a miss sends the statements of a page render. Before the run, ${sc.missProbe.length} scale profiles nobody had asked for were fetched one at a time: ${sc.missProbe.join(", ")} statements each (${sc.missStatements.map((q) => `\`${cell(shortQuery(q, 70))}\``).join(", ") || "none"}), so a miss costs ${fixed1(sc.statementsPerMiss)}; the same pages again cost ${sc.hitProbe.join(", ")}. During the run those statements ran ${int(sc.misses * sc.statementsPerMiss)} times: ${int(sc.misses)} misses of ${int(sc.requests)} requests. The run's other statements (${int(sc.statementsTotal - sc.misses * sc.statementsPerMiss)}) are the timers' flushes: ${
+      sc.otherStatements
+        .slice(0, 3)
+        .map((q) => `${q.calls}× \`${cell(shortQuery(q.query, 60))}\``)
+        .join(", ") || "none"
+    }.`,
+    "",
+    `**How the cost grows from 1,000 to ${int(sc.profiles)} profiles.** What stays: a hit is the same work at any size (no SQL, the page from memory${separable ? `: about ${usPer(perHitApp)} of app CPU, from the two rows below` : ""}), a miss costs the same ${fixed1(sc.statementsPerMiss)} statements at any size (index look-ups by name and owner; a table 100× larger adds a level to a B-tree at most), and the cache cannot grow past its caps (PROFILE_CACHE_MB=${sc.cacheMb}, and a number of entries). What grows: the misses. Zipf visits over ${int(sc.profiles)} profiles have a long tail: a ${(sc.pageBytes / 1000).toFixed(1)} KB page means the ${sc.cacheMb} MB cache holds about ${int(sc.cacheCapacity)} pages, and the ${int(sc.cacheCapacity)} most visited profiles draw ${pct(sc.topShare)} of the visits, the most any cache of that size could hit once warm; this run, starting cold, hit ${pct(sc.hitRate)}, against ${pct(smallHit)} or more for 1,000 profiles. ${separable ? `Each miss renders a page: writing each row's CPU per request as a hit's cost plus its miss share times a miss's extra cost, a miss costs about ${usPer(perMissApp)} of app CPU and ${usPer(perMissPg)} of Postgres CPU more than a hit.` : "The two rows' miss shares are too close to tell a miss's CPU cost from a hit's."} Throughput: ${small ? int(small.rps) : "n/a"} req/s with 1,000 profiles, ${int(x.rps)} with ${int(sc.profiles)}. And the cache's memory grows: RSS was ${mb(sc.rssBefore)} before the run and peaked at ${mb(x.peakRss)} during it (${rssGrowth >= 0 ? "+" : "−"}${mb(Math.abs(rssGrowth))}) while it cached up to ${int(newPages)} new pages; it stops growing at the cap, after which more profiles add misses, not memory.`,
+  ];
+  return out;
+}
+
+/** Start-up samples per database. */
+function startupSection(r: Report): string[] {
+  if (r.startup.length === 0) return [];
+  return [
+    "",
+    "## Start-up",
+    "",
+    `From spawning \`bun server.ts\` on the built tree (the app's environment as in the measurements) to the first 200 on \`/api/health\` (which pings the database), polled every 10 ms; ${r.config.startupSamples} sample${r.config.startupSamples === 1 ? "" : "s"} each, one process at a time (each stopped with SIGINT before the next), before the measured app starts.`,
+    "",
+    "| Database | samples (ms, in order) | median |",
+    "|---|---|---:|",
+    ...r.startup.map(
+      (st) =>
+        `| ${st.label} | ${st.samplesMs.map((v) => v.toFixed(0)).join(", ")} | **${(st.medianMs / 1000).toFixed(2)} s** |`,
+    ),
+  ];
+}
+
 export function renderReport(r: Report): string {
   const c = r.config;
   const ceiling = r.scenarios.find((s) => s.id === "ceiling")?.rps ?? Number.NaN;
@@ -247,7 +543,10 @@ export function renderReport(r: Report): string {
     `Generated by \`bun run bench\` (bench/run.ts) on ${r.date.replace("T", " ").slice(0, 16)} UTC; the whole run took ${Math.round(r.durationSeconds)} s.`,
     "Do not edit by hand: run the bench again.",
     "",
-    `**Targets (issue 7): ${tgs.length - missed - unmeasured} met, ${missed} missed${unmeasured ? `, ${unmeasured} not measured` : ""}** (details below).`,
+    `**Targets (issues 7, 14, 16, 17, 19): ${tgs.length - missed - unmeasured} met, ${missed} missed${unmeasured ? `, ${unmeasured} not measured` : ""}** (details below).`,
+    ...(c.only.length
+      ? ["", `Only part of the suite ran (BENCH_ONLY=${c.only.join(",")}): what it left out shows as not measured.`]
+      : []),
     "",
     ...noiseWarning(r),
     "## Machine and versions",
@@ -260,7 +559,7 @@ export function renderReport(r: Report): string {
     "## Results",
     "",
     `wrk, ${c.connections} connections, ${c.threads} thread${c.threads === 1 ? "" : "s"}, after a ${c.warmup} s warm-up; each scenario ${c.runs} × ${c.seconds} s, interleaved (round-robin over the scenarios); **medians** of the ${c.runs} runs.`,
-    '"Errors" are non-2xx/3xx responses plus socket errors (connect, read, write, timeout), median per run.',
+    '"Errors" are non-2xx/3xx responses (a 429 of a rate limit among them) plus socket errors (connect, read, write, timeout), median per run.',
     `CPU is in cores (1.00 = one core busy; the machine has ${r.machine.nproc}), averaged over the measured runs: the app (for row 1, the ceiling), Postgres (postmaster and backends), wrk, interrupts/softirq (loopback networking, billed to no process) and other processes on the machine; "statements" are SQL statements the app sent per request (pg_stat_statements, BEGIN/COMMIT included); "bytes" is the response size with headers; "app peak RSS" is the app's peak resident memory during the scenario (VmHWM, reset before each run); "I/O stall" is the share of time some task on the machine waited for the disk (/proc/pressure/io), which slows commits when other processes write a lot.`,
     "",
     "| # | Scenario | req/s | p50 ms | p99 ms | % of ceiling | errors | statements/req | bytes | app peak RSS | CPU app | CPU Postgres | CPU wrk | CPU irq | CPU other | I/O stall |",
@@ -283,15 +582,32 @@ export function renderReport(r: Report): string {
     );
   }
 
-  push("", "## Targets", "", "| Target | Wanted | Measured | Met? | By how much |", "|---|---|---|---|---|");
+  push(
+    "",
+    "## Targets",
+    "",
+    "| Issue | Target | Wanted | Measured | Met? | By how much |",
+    "|---|---|---|---|---|---|",
+  );
   for (const t of tgs) {
     push(
-      `| ${t.what} | ${t.target} | ${t.measured} | ${t.met === undefined ? "n/a" : t.met ? "met" : "**missed**"} | ${t.by} |`,
+      `| ${t.issue} | ${t.what} | ${t.target} | ${t.measured} | ${t.met === undefined ? "n/a" : t.met ? "met" : "**missed**"} | ${t.by} |`,
+    );
+  }
+
+  const intake = r.scenarios.find((s) => s.id === "intake-put");
+  if (intake && Object.keys(intake.counters).length) {
+    const k = intake.counters;
+    push(
+      "",
+      `The intake scenario's answers over all runs: ${int(k.taken ?? 0)} \`taken\` and ${int(k.skipped ?? 0)} \`skipped\` (200), ${int(k.other_status ?? 0)} other answers.`,
     );
   }
 
   const reorder = r.scenarios.find((x) => x.id === "reorder");
   if (reorder && reorder.p50 > 15) push("", ...reorderMissExplained(r, reorder));
+
+  push(...probesSection(r), ...scaleSection(r), ...startupSection(r));
 
   const m = r.memory;
   push(
@@ -374,19 +690,21 @@ export function renderReport(r: Report): string {
     "",
     "1. Builds the app (`bun --bun run build`).",
     `2. Database: ${c.database}; settings: ${c.databaseSettings}${c.durable ? " (durability as in production: fsync and synchronous_commit on)" : " (durability off, as in CI)"}. A fresh, empty database owned by an unprivileged role; when run as root, the cluster belongs to the OS user \`stacktrack\`, as in .ci/run.`,
-    `3. Starts the app once (it migrates the database), signs ${1 + c.writers + c.reorderers} users up over HTTP through better-auth (\`POST /api/auth/sign-up/email\` with the app's Origin) and keeps their cookies: one dashboard user (username set through \`PUT /api/profile\`), ${c.writers} writers, ${c.reorderers} reorder users. Stops the app.`,
-    `4. Seeds with SQL, the app stopped (so no cache can hold older data): ${int(c.users)} public users with ${c.perUser} supplements each (about 10% premium with affiliate links and notes, 60% with a bio, 40% with social links) and a 512×512 WebP avatar each (sharp, quality 82 as the app encodes them, effort 1 instead of 4 to seed faster; ${kb(c.avatarBytes)} on average) in \`images\`, \`users.profile_image_url = '/images/<id>.webp'\`; ${c.perUser} supplements for the dashboard user and exactly ${c.reorderSize} for each reorder user; then \`vacuum analyze\`.`,
-    "5. Starts the app for the measurements: `bun server.ts` with NODE_ENV=production, a random 48-character BETTER_AUTH_SECRET, DATABASE_URL, PORT, PUBLIC_ORIGIN=http://127.0.0.1:PORT, LOG_LEVEL=warn and **RATE_LIMIT=off**: the bench sends thousands of requests a second from one address and one account, which the per-IP/per-user limits would rightly answer with 429; the limits would be measured instead of the app. Every other setting is the app's default (database pool, session cookie cache).",
-    `6. Starts the ceiling: bench/ceiling.ts, a separate \`Bun.serve\` process answering every request with the bytes of one profile page as the app rendered it (${int(c.pageBytes)} bytes), with the same Content-Type.`,
-    "7. Checks one request of every scenario (status and content) before any load.",
-    `8. wrk (\`-t${c.threads} -c${c.connections} --latency --timeout 5s\`, Lua scripts in bench/lua; no Accept-Encoding, so pages and the ceiling send identity bodies): a ${c.warmup} s warm-up of every scenario, then ${c.runs} rounds of every scenario for ${c.seconds} s each. Profile pages, \`/api/profile/{name}\` and avatars go to a random seeded user per request. Session scenarios carry real better-auth cookies, checked before each run through \`GET /api/auth/get-session\`. Writes send the app's Origin. The write scenario alternates \`POST /api/supplements\` with \`DELETE\` of the row just created (owner read back from the created name), round-robin over the writers, so no list nears the 200 cap. The reorder scenario sends a shuffled permutation of all ${c.reorderSize} ids of a user, round-robin over the reorder users (a second row measures one user on one connection).`,
+    `3. Starts the app once (it migrates the database), signs ${2 + c.writers + c.reorderers} users up over HTTP through better-auth (\`POST /api/auth/sign-up/email\` with the app's Origin, each from its own address: sign-up is limited per address) and keeps their cookies: one dashboard user (username set through \`PUT /api/profile\`), one intake user, ${c.writers} writers, ${c.reorderers} reorder users. Stops the app.`,
+    `4. Seeds with SQL, the app stopped (so no cache can hold older data): ${int(c.users)} public users with ${c.perUser} supplements each (about 10% premium with affiliate links and notes, which is what makes their 'View Product' links show: ${int(c.goLinks)} \`/go/{id}\` links; 60% with a bio, 40% with social links) and a 512×512 WebP avatar each (sharp, quality 82 as the app encodes them, effort 1 instead of 4 to seed faster; ${kb(c.avatarBytes)} on average) in \`images\`; ${c.perUser} supplements for the dashboard and intake users, each with a schedule (every kind of dose, one 'as needed') and ${c.trackedDays} days of tracking: a schedule version in force from ${c.trackedDays - 1} days ago and every dose of every ended day logged (about 87% taken, 8% skipped, 5% missed), set-based; exactly ${c.reorderSize} supplements for each reorder user${c.scaleProfiles && r.scale ? `; ${int(c.scaleProfiles)} scale profiles with \`generate_series\` (see "Scale")` : ""}; then \`vacuum analyze\`.`,
+    `5. Measures the start-up time (see "Start-up").`,
+    `6. Starts the app for the measurements as \`npm start\` runs it on a built tree: \`bun server.ts\` with NODE_ENV=production, DATABASE_URL, PORT, PUBLIC_ORIGIN=http://127.0.0.1:PORT, a random 48-character BETTER_AUTH_SECRET and **TRUST_PROXY=true** (as behind Caddy, deploy/env.example); every other setting at its default: ${c.appDefaults}. So request logging is on (one JSON line per request, the app's stdout going straight to a file, as under systemd to the journal), the rate limits are on (better-auth's per address, the public profile API's 300 a minute per address) and views and clicks are counted.`,
+    `7. **Simulated visitors.** Behind the proxy the client is the address in X-Forwarded-For, and every request the bench sends carries one. The public scenarios draw it at random for each request from a pool of ${int(c.addresses)} addresses (198.18.0.0/15, the range RFC 2544 reserves for benchmarks; bench/lua/visitors.lua), so no address comes near a per-address limit at the rates measured and a 429 would be counted as an error; each signed-in user sends from one address of its own. Requests to public pages carry no User-Agent (wrk sends none: a request that is not counted as a view, as a bot's) except where a scenario says "Chrome's User-Agent" (${"`Mozilla/5.0 (Windows NT 10.0; Win64; x64) … Chrome/131.0.0.0 Safari/537.36`"}): then every page request counts a view and every \`/go/{id}\` a click. With ${int(c.addresses)} addresses drawn at random, nearly every counted view is a new visitor of that profile that day: the most hashing and inserting the visitor count can have to do.`,
+    `8. Starts the ceiling: bench/ceiling.ts, a separate \`Bun.serve\` process answering every request with the bytes of one profile page as the app rendered it (${int(c.pageBytes)} bytes), with the same Content-Type; wrk asks it for \`/\` with no script.`,
+    `9. Renders the social cards of the first ${int(c.cards)} profiles once each (their URLs from each page's og:image), then checks one request of every scenario (status and content; a counted view reaching Postgres and an uncounted one not; a 304 on If-None-Match; the 302 of \`/go\`; a PNG; Today's doses; the intake PUT; a ${c.trackedDays}-day history) before any load.`,
+    `10. wrk (\`-t${c.threads} -c${c.connections} --latency --timeout 5s\`, Lua scripts in bench/lua; no Accept-Encoding, so pages and the ceiling send identity bodies): a ${c.warmup} s warm-up of every scenario, then ${c.runs} rounds of every scenario for ${c.seconds} s each. Profile pages, \`/api/profile/{name}\`, avatars, \`/go/{id}\` and cards go to a random one per request. Session scenarios carry real better-auth cookies, checked before each run through \`GET /api/auth/get-session\`. Writes send the app's Origin. The write scenario alternates \`POST /api/supplements\` with \`DELETE\` of the row just created (owner read back from the created name), round-robin over the writers, so no list nears the 200 cap. The reorder scenario sends a shuffled permutation of all ${c.reorderSize} ids of a user, round-robin over the reorder users (a second row measures one user on one connection). The intake scenario ticks one of the intake user's own doses of today (UTC, the user set no zone) on one connection, \`taken\` and \`skipped\` alternately.`,
     "   Before the warm-up and before each round the bench measures, for 2 s, how busy the machine is outside its own processes, and waits (up to BENCH_QUIET_WAIT s) while that is above 0.2 cores.",
-    "9. CPU per process from /proc (the app, the postmaster and its backends, the ceiling) and wrk's own rusage; \"other\" is the rest of the machine's busy time. Statements per request from pg_stat_statements (the app's role only).",
-    "10. Statements per reorder: 10 reorders of a 200-item list and 10 of a 20-item list, one at a time, counted with pg_stat_statements.",
-    "11. JavaScript per page (Playwright) and Lighthouse, as described above; then memory of the app process (VmHWM, VmRSS).",
-    "12. Stops the app, the ceiling and Postgres and removes the cluster, also on failure or Ctrl-C.",
+    "11. CPU per process from /proc (the app, the postmaster and its backends, the ceiling) and wrk's own rusage; \"other\" is the rest of the machine's busy time. Statements per request from pg_stat_statements (the app's role only).",
+    '12. Statements of each kind of request one request at a time (see that section), then the scale run (see "Scale"), then the statements per reorder: 10 reorders of a 200-item list and 10 of a 20-item list, one at a time.',
+    "13. JavaScript per page (Playwright) and Lighthouse, as described above; then memory of the app process (VmHWM, VmRSS).",
+    "14. Stops the app, the ceiling and Postgres and removes the cluster, also on failure or Ctrl-C.",
     "",
-    "Settings: BENCH_DURATION, BENCH_RUNS, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_THREADS, BENCH_USERS, BENCH_PORT (4401), BENCH_CEILING_PORT (4402), BENCH_PG_PORT (54400), BENCH_DATABASE_URL, BENCH_PG_DURABLE=off, BENCH_SKIP_BUILD=1, BENCH_SKIP_BROWSER=1, BENCH_LIGHTHOUSE_RUNS, BENCH_OUT, BENCH_QUIET_WAIT (s, 30), BENCH_ONLY (scenario ids), BENCH_APP_FLAGS (e.g. `--cpu-prof-md`) (see bench/run.ts).",
+    "Settings: BENCH_DURATION, BENCH_RUNS, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_THREADS, BENCH_USERS, BENCH_ADDRESSES (100000), BENCH_CARDS (100), BENCH_SCALE_PROFILES (100000), BENCH_SCALE_DURATION (s, 60), BENCH_ZIPF_S (1.1), BENCH_STARTUP_SAMPLES (3), BENCH_PORT (4401), BENCH_CEILING_PORT (4402), BENCH_PG_PORT (54400), BENCH_DATABASE_URL, BENCH_PG_DURABLE=off, BENCH_SKIP_BUILD=1, BENCH_SKIP_BROWSER=1, BENCH_LIGHTHOUSE_RUNS, BENCH_OUT, BENCH_QUIET_WAIT (s, 30), BENCH_ONLY (scenario ids, and `startup`), BENCH_APP_FLAGS (e.g. `--cpu-prof-md`), BENCH_KEEP_WORKDIR=1 (see bench/run.ts).",
     "",
   );
   return lines.join("\n");

@@ -1,42 +1,75 @@
 /**
- * `bun run bench`: builds the app, starts it on a fresh Postgres with seeded data,
- * measures every scenario of issue 7 with wrk against a ceiling started in the same
- * run, measures shipped JavaScript (Playwright) and Lighthouse scores (Chromium), and
- * writes BENCHMARKS.md. Everything it starts is stopped at the end, also on failure
+ * `bun run bench`: builds the app, starts it on a fresh Postgres with seeded data, as
+ * `npm start` configures it (request logging at info, rate limits on, view counting on;
+ * TRUST_PROXY=true as behind Caddy, deploy/env.example), measures every scenario of issues
+ * 7, 14, 16, 17 and 19 with wrk against a ceiling started in the same run, the start-up time
+ * (PGlite and Postgres), a 100,000-profile scale run with Zipf visits, shipped JavaScript
+ * (Playwright) and Lighthouse scores (Chromium), and writes BENCHMARKS.md with every target,
+ * met or missed and by how much. Everything it starts is stopped at the end, also on failure
  * and on Ctrl-C. See BENCHMARKS.md ("Method") for what is measured and how.
+ *
+ * Every request to the app carries X-Forwarded-For: public scenarios draw it from a pool of
+ * simulated visitors (BENCH_ADDRESSES, 100,000 addresses in 198.18.0.0/15), signed-in ones
+ * use one address per user, so the per-address limits hold and a 429 is an error.
+ *
+ * Scenarios (BENCH_ONLY ids): ceiling (always), landing, profile, profile-counted,
+ * api-profile, supplements-get, supplements-write, reorder, avatar, avatar-304, go, card,
+ * today, intake-put, history, reorder-1, scale; plus "startup" (the start-up samples).
  *
  * Settings (environment): BENCH_DURATION (s per run, 10), BENCH_RUNS (3), BENCH_WARMUP
  * (s, 5), BENCH_CONNECTIONS (50), BENCH_THREADS (wrk threads, 1), BENCH_USERS (1000),
- * BENCH_PORT (4401), BENCH_CEILING_PORT (4402), BENCH_PG_PORT (54400),
- * BENCH_DATABASE_URL (use that server instead of an own cluster), BENCH_PG_DURABLE
- * (on; "off" = fsync/synchronous_commit off as in CI), BENCH_SKIP_BUILD=1,
- * BENCH_SKIP_BROWSER=1, BENCH_LIGHTHOUSE_RUNS (3), BENCH_OUT (BENCHMARKS.md), BENCH_QUIET_WAIT
- * (s to wait for other processes to calm down before the warm-up and each round, 30),
- * BENCH_ONLY (comma-separated scenario ids; the ceiling always runs), BENCH_APP_FLAGS
- * (extra Bun flags for the app, e.g. "--cpu-prof-md --cpu-prof-dir=/tmp/prof").
+ * BENCH_ADDRESSES (simulated visitors, 100000), BENCH_CARDS (social cards warmed and
+ * asked for, 100), BENCH_SCALE_PROFILES (100000), BENCH_SCALE_DURATION (s, 60),
+ * BENCH_ZIPF_S (1.1), BENCH_STARTUP_SAMPLES (3 per kind), BENCH_PORT (4401),
+ * BENCH_CEILING_PORT (4402), BENCH_PG_PORT (54400), BENCH_DATABASE_URL (use that server
+ * instead of an own cluster), BENCH_PG_DURABLE (on; "off" = fsync/synchronous_commit off as
+ * in CI), BENCH_SKIP_BUILD=1, BENCH_SKIP_BROWSER=1, BENCH_LIGHTHOUSE_RUNS (3), BENCH_OUT
+ * (BENCHMARKS.md), BENCH_QUIET_WAIT (s to wait for other processes to calm down before the
+ * warm-up and each round, 30), BENCH_ONLY (comma-separated ids; the ceiling always runs),
+ * BENCH_APP_FLAGS (extra Bun flags for the app, e.g. "--cpu-prof-md --cpu-prof-dir=/tmp/prof"),
+ * BENCH_KEEP_WORKDIR=1 (keep the work folder: the app's request log, the Lua scripts, results.json).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { parseConfig } from "../api/config";
+import { addDays } from "../src/lib/dates";
 import { cleanupAll, findFreePort, run } from "../tests/support/process";
 import { CpuMeter, type CpuUse, memory, resetPeak } from "./cpu";
 import { CHROMIUM_PATH, measureJs, type PageJs } from "./js-size";
 import { type LighthouseResult, runLighthouse } from "./lighthouse";
 import { type BenchDatabase, createExternalDatabase, startCluster } from "./postgres";
 import { installSignalHandlers, type Service, startService, waitForHttp } from "./proc";
-import { type Report, renderReport, type ScenarioResult } from "./report";
+import { type Report, renderReport, type ScaleResult, type ScenarioResult } from "./report";
 import {
   type Avatar,
+  BROWSER_USER_AGENT,
+  MAX_ADDRESS_POOL,
   makeAvatars,
+  ownAddress,
   pool,
+  productLinkIds,
   refreshSession,
+  SCALE_PREFIX,
   type SessionUser,
+  seedScaleProfiles,
   seedSupplementsFor,
+  seedTracking,
   seedUsers,
   setUsername,
+  signIn,
   signUp,
 } from "./seed";
+import { type StartupResult, timeToHealthy } from "./startup";
+import {
+  between,
+  probeStatements,
+  type StatementCounter,
+  type StatementProbe,
+  statementCounter,
+  sumCalls,
+} from "./statements";
 import { luaPrelude, runWrk, type WrkResult } from "./wrk";
 
 const ROOT = join(import.meta.dir, "..");
@@ -60,15 +93,28 @@ const config = {
   writers: num("BENCH_WRITERS", 50),
   reorderers: num("BENCH_REORDER_USERS", 50),
   reorderSize: 200,
+  /** Simulated visitors: X-Forwarded-For addresses the public scenarios draw from. */
+  addresses: num("BENCH_ADDRESSES", 100_000),
+  /** Social cards warmed before the measurements and asked for at random. */
+  cards: num("BENCH_CARDS", 100),
+  /** Days of tracking seeded for the Today, History and intake users (issue 19: 366-day history). */
+  trackedDays: 366,
+  scaleProfiles: num("BENCH_SCALE_PROFILES", 100_000),
+  scaleSupplements: 3,
+  scaleSeconds: num("BENCH_SCALE_DURATION", 60),
+  zipfS: num("BENCH_ZIPF_S", 1.1),
+  startupSamples: num("BENCH_STARTUP_SAMPLES", 3),
   appPort: num("BENCH_PORT", 4401),
   ceilingPort: num("BENCH_CEILING_PORT", 4402),
   pgPort: num("BENCH_PG_PORT", 54400),
   durable: env.BENCH_PG_DURABLE !== "off",
   build: env.BENCH_SKIP_BUILD !== "1",
   browser: env.BENCH_SKIP_BROWSER !== "1",
+  /** Keep the work folder (the app's request log, the Lua scripts, results.json) after a run that succeeded. */
+  keepWorkDir: env.BENCH_KEEP_WORKDIR === "1",
   lighthouseRuns: num("BENCH_LIGHTHOUSE_RUNS", 3),
   out: env.BENCH_OUT ?? join(ROOT, "BENCHMARKS.md"),
-  /** Only these scenario ids (comma-separated; the ceiling always runs). */
+  /** Only these ids (comma-separated; the ceiling always runs): scenario ids and "startup". */
   only: (env.BENCH_ONLY ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -78,6 +124,17 @@ const config = {
   /** Seconds to wait, before the warm-up and before each round, for other processes to calm down. */
   quietWait: num("BENCH_QUIET_WAIT", 30),
 };
+if (config.addresses < 1 || config.addresses > MAX_ADDRESS_POOL) {
+  throw new Error(`BENCH_ADDRESSES must be from 1 to ${MAX_ADDRESS_POOL}`);
+}
+/** Phases that are not wrk scenarios but may be selected with BENCH_ONLY. */
+const PHASES = ["startup"];
+/** Whether BENCH_ONLY selects `id` (everything is selected when it is empty). */
+const selected = (id: string) => config.only.length === 0 || id === "ceiling" || config.only.includes(id);
+/** The multiplier that spreads Zipf ranks over the scale profiles (coprime to their number). */
+const ZIPF_SPREAD = config.scaleProfiles % 7919 === 0 ? 1 : 7919;
+/** Scale profile number of Zipf rank `k` (1 = the most visited), as bench/lua/zipf.lua maps it. */
+const scaleName = (k: number) => `${SCALE_PREFIX}${(((k - 1) * ZIPF_SPREAD) % config.scaleProfiles) + 1}`;
 
 const started = performance.now();
 const log = (message: string) => {
@@ -101,8 +158,18 @@ async function text(cmd: string[]): Promise<string> {
   }
 }
 
-/** The environment of the app: only what it needs, nothing inherited that could change its behaviour. */
-function appEnv(database: BenchDatabase, port: number, secret: string): Record<string, string> {
+/**
+ * The environment of the app: what `npm start` with deploy/env.example sets, nothing
+ * inherited that could change its behaviour. Request logging (LOG_LEVEL info), rate limits
+ * and view counting are at their defaults (on); TRUST_PROXY=true as behind Caddy: the client
+ * is the X-Forwarded-For address the bench sends. `database` undefined: PGlite in `dataDir`.
+ */
+function appEnv(
+  database: BenchDatabase | undefined,
+  port: number,
+  secret: string,
+  dataDir?: string,
+): Record<string, string> {
   const base: Record<string, string> = {};
   for (const key of ["PATH", "HOME", "LANG", "TMPDIR", "TZ"]) {
     const value = env[key];
@@ -114,26 +181,27 @@ function appEnv(database: BenchDatabase, port: number, secret: string): Record<s
     HOST: "127.0.0.1",
     PORT: String(port),
     PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-    DATABASE_URL: database.appUrl,
+    ...(database ? { DATABASE_URL: database.appUrl } : { DATA_DIR: dataDir ?? "./data" }),
     BETTER_AUTH_SECRET: secret,
-    LOG_LEVEL: "warn",
-    // The bench sends thousands of requests a second from one address: the per-IP and
-    // per-user limits would answer 429 and measure the limiter, not the app.
-    RATE_LIMIT: "off",
+    TRUST_PROXY: "true",
   };
 }
+
+type LuaData = Parameters<typeof luaPrelude>[0];
 
 /** One wrk measurement: what to ask for, of which server, with which Lua script and data. */
 interface Scenario {
   id: string;
   label: string;
   path: string;
-  /** Lua scenario file in bench/lua (report.lua is appended); undefined = report.lua only. */
+  /** Lua scenario file in bench/lua (visitors.lua is prepended for the app, report.lua appended). */
   lua?: string;
   /** Data the Lua script reads, fresh before every run (session cookies are refreshed). */
-  data?: () => Promise<Parameters<typeof luaPrelude>[0]>;
+  data?: () => Promise<LuaData>;
   connections?: number;
   target: "ceiling" | "app";
+  /** Run once, for this many seconds, after the rounds and without a warm-up (the scale run). */
+  once?: number;
 }
 
 /** The users and rows the scenarios use, made before any measurement. */
@@ -144,25 +212,58 @@ interface Setup {
   writers: SessionUser[];
   reorderers: SessionUser[];
   reorderIds: number[][];
+  /** The user whose dose the intake scenario ticks (a year of tracking seeded, as the dashboard user's). */
+  tracker: SessionUser;
+  trackerDose: { supplementId: number; time: string };
+  /** Supplements whose 'View Product' link shows (premium owners). */
+  goIds: number[];
+  /** `/og/{username}/{version}.png` of the first BENCH_CARDS profiles, from their pages' og:image. */
+  cardPaths: string[];
+  /** The avatars' ETags (for If-None-Match), read once when the 304 scenario first needs them. */
+  avatarEtags?: string[];
+  /** Scale profiles seeded (0: the scale run is not selected). */
+  scaleProfiles: number;
 }
 
+/** Today's date in UTC: the tracked users set no time zone. */
+const utcToday = () => new Date().toISOString().slice(0, 10);
+
 /**
- * Every scenario of issue 7, as data: its id and label, the path wrk asks for (or the Lua
- * script and the data it reads, fresh before each run), the connections when not the
- * default, and which server answers. One loop (`measureScenarios`) runs them all.
+ * Every scenario, as data: its id and label, the path wrk asks for (or the Lua script and
+ * the data it reads, fresh before each run), the connections when not the default, and
+ * which server answers. One loop (`measureScenarios`) runs them all.
  */
 function scenarioTable(setup: Setup): Scenario[] {
-  const { origin, seeded, dashboardUser, writers, reorderers, reorderIds } = setup;
+  const { origin, seeded, dashboardUser, writers, reorderers, reorderIds, tracker, trackerDose } = setup;
   const refresh = (users: SessionUser[]) => pool(users, 8, (u) => refreshSession(origin, u));
+  const session = (user: SessionUser, path: string) => async () => {
+    await refresh([user]);
+    return { cookie: user.jar.header(), address: user.address, path };
+  };
   const scenarios: Scenario[] = [
     { id: "ceiling", label: "Ceiling: Bun.serve, same bytes as a profile page", path: "/", target: "ceiling" },
-    { id: "landing", label: "Landing page `/`", path: "/", target: "app" },
+    {
+      id: "landing",
+      label: "Landing page `/`",
+      path: "/",
+      lua: "random-path.lua",
+      data: async () => ({ paths: ["/"] }),
+      target: "app",
+    },
     {
       id: "profile",
-      label: `Public profile page \`/{username}\`, random of ${seeded.usernames.length}`,
+      label: `Public profile page \`/{username}\`, random of ${seeded.usernames.length}, no User-Agent (not counted as a view)`,
       path: "/",
       lua: "random-path.lua",
       data: async () => ({ paths: seeded.usernames.map((n) => `/${n}`) }),
+      target: "app",
+    },
+    {
+      id: "profile-counted",
+      label: `Public profile page \`/{username}\`, random of ${seeded.usernames.length}, Chrome's User-Agent: each request counts a view`,
+      path: "/",
+      lua: "random-path.lua",
+      data: async () => ({ paths: seeded.usernames.map((n) => `/${n}`), user_agent: BROWSER_USER_AGENT }),
       target: "app",
     },
     {
@@ -178,10 +279,7 @@ function scenarioTable(setup: Setup): Scenario[] {
       label: `\`GET /api/supplements\` with a session (${config.perUser} items)`,
       path: "/api/supplements",
       lua: "session-get.lua",
-      data: async () => {
-        await refresh([dashboardUser]);
-        return { cookie: dashboardUser.jar.header() };
-      },
+      data: session(dashboardUser, "/api/supplements"),
       target: "app",
     },
     {
@@ -191,7 +289,7 @@ function scenarioTable(setup: Setup): Scenario[] {
       lua: "supplements-write.lua",
       data: async () => {
         await refresh(writers);
-        return { origin, cookies: writers.map((u) => u.jar.header()) };
+        return { origin, cookies: writers.map((u) => u.jar.header()), addresses: writers.map((u) => u.address) };
       },
       target: "app",
     },
@@ -202,16 +300,87 @@ function scenarioTable(setup: Setup): Scenario[] {
       lua: "reorder.lua",
       data: async () => {
         await refresh(reorderers);
-        return { origin, cookies: reorderers.map((u) => u.jar.header()), ids: reorderIds };
+        return {
+          origin,
+          cookies: reorderers.map((u) => u.jar.header()),
+          addresses: reorderers.map((u) => u.address),
+          ids: reorderIds,
+        };
       },
       target: "app",
     },
     {
       id: "avatar",
-      label: `Avatar \`/images/{id}.webp\`, random of ${seeded.avatarPaths.length}`,
+      label: `Avatar \`/images/{id}.webp\`, random of ${seeded.avatarPaths.length}, full bodies (no If-None-Match)`,
       path: "/",
       lua: "random-path.lua",
       data: async () => ({ paths: seeded.avatarPaths }),
+      target: "app",
+    },
+    {
+      id: "avatar-304",
+      label: `Avatar \`/images/{id}.webp\` with its If-None-Match (304), random of ${seeded.avatarPaths.length}`,
+      path: "/",
+      lua: "random-path.lua",
+      data: async () => {
+        setup.avatarEtags ??= await pool(seeded.avatarPaths, 8, async (path) => {
+          const res = await fetch(`${origin}${path}`, { headers: { "X-Forwarded-For": ownAddress(0) } });
+          await res.arrayBuffer();
+          const etag = res.headers.get("etag");
+          if (res.status !== 200 || !etag) throw new Error(`GET ${path} answered ${res.status} without an ETag`);
+          return etag;
+        });
+        return { paths: seeded.avatarPaths, etags: setup.avatarEtags };
+      },
+      target: "app",
+    },
+    {
+      id: "go",
+      label: `\`/go/{id}\` (302 to the affiliate link), random of ${setup.goIds.length} premium supplements, Chrome's User-Agent (clicks counted)`,
+      path: "/",
+      lua: "random-path.lua",
+      data: async () => ({ paths: setup.goIds.map((id) => `/go/${id}`), user_agent: BROWSER_USER_AGENT }),
+      target: "app",
+    },
+    {
+      id: "card",
+      label: `Social card \`/og/{username}/{version}.png\`, random of ${setup.cardPaths.length}, each rendered once before`,
+      path: "/",
+      lua: "random-path.lua",
+      data: async () => ({ paths: setup.cardPaths }),
+      target: "app",
+    },
+    {
+      id: "today",
+      label: `\`GET /api/today\` with a session (${config.perUser} supplements scheduled)`,
+      path: "/api/today",
+      lua: "session-get.lua",
+      data: session(dashboardUser, "/api/today"),
+      target: "app",
+    },
+    {
+      id: "intake-put",
+      label: "`PUT /api/intakes/{today}/{id}/{time}`, taken and skipped alternately, one user, 1 connection",
+      path: "/",
+      lua: "intake.lua",
+      connections: 1,
+      data: async () => {
+        await refresh([tracker]);
+        return {
+          origin,
+          cookie: tracker.jar.header(),
+          address: tracker.address,
+          path: `/api/intakes/${utcToday()}/${trackerDose.supplementId}/${trackerDose.time}`,
+        };
+      },
+      target: "app",
+    },
+    {
+      id: "history",
+      label: `\`GET /api/history\` of ${config.trackedDays} days with a session (a year of doses logged)`,
+      path: "/",
+      lua: "session-get.lua",
+      data: async () => session(dashboardUser, historyPath())(),
       target: "app",
     },
   ];
@@ -226,20 +395,71 @@ function scenarioTable(setup: Setup): Scenario[] {
       connections: 1,
       data: async () => {
         await refresh([first]);
-        return { origin, cookies: [first.jar.header()], ids: [firstIds] };
+        return { origin, cookies: [first.jar.header()], addresses: [first.address], ids: [firstIds] };
       },
       target: "app",
     });
   }
+  scenarios.push({
+    id: "scale",
+    label: `Scale: \`/{username}\` of ${config.scaleProfiles.toLocaleString("en-US")} profiles, Zipf visits (s = ${config.zipfS}), Chrome's User-Agent, one ${config.scaleSeconds} s run`,
+    path: "/",
+    lua: "zipf.lua",
+    once: config.scaleSeconds,
+    data: async () => ({
+      profiles: config.scaleProfiles,
+      zipf_s: config.zipfS,
+      perm_a: ZIPF_SPREAD,
+      name_prefix: SCALE_PREFIX,
+      user_agent: BROWSER_USER_AGENT,
+    }),
+    target: "app",
+  });
   return scenarios;
 }
 
+/** The 366-day history of today (UTC: the tracked users set no zone). */
+const historyPath = () => {
+  const today = utcToday();
+  return `/api/history?from=${addDays(today, -(config.trackedDays - 1))}&to=${today}`;
+};
+
+/** Every id BENCH_ONLY may name: the scenarios of `scenarioTable`, in its order, and the phases. */
+const SCENARIO_IDS = [
+  "ceiling",
+  "landing",
+  "profile",
+  "profile-counted",
+  "api-profile",
+  "supplements-get",
+  "supplements-write",
+  "reorder",
+  "avatar",
+  "avatar-304",
+  "go",
+  "card",
+  "today",
+  "intake-put",
+  "history",
+  "reorder-1",
+  "scale",
+];
+
 /** BENCH_ONLY's scenarios (the ceiling always runs); every scenario when it is empty. */
-function selectScenarios(scenarios: Scenario[], only: string[]): Scenario[] {
-  if (!only.length) return scenarios;
-  const unknown = only.filter((id) => !scenarios.some((s) => s.id === id));
-  if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join(", ")}`);
-  return scenarios.filter((s) => s.id === "ceiling" || only.includes(s.id));
+function selectScenarios(scenarios: Scenario[]): Scenario[] {
+  const ids = scenarios.map((s) => s.id);
+  if (ids.join() !== SCENARIO_IDS.filter((id) => ids.includes(id)).join()) {
+    throw new Error(`SCENARIO_IDS is out of step with the scenario table: ${ids.join(", ")}`);
+  }
+  return scenarios.filter((s) => selected(s.id));
+}
+
+/** Stops at once on an id BENCH_ONLY does not know (before the build and the seeding). */
+function checkOnly() {
+  const unknown = config.only.filter((id) => !SCENARIO_IDS.includes(id) && !PHASES.includes(id));
+  if (unknown.length) {
+    throw new Error(`BENCH_ONLY: unknown id ${unknown.join(", ")} (known: ${[...SCENARIO_IDS, ...PHASES].join(", ")})`);
+  }
 }
 
 /** What is running, for the `finally` of main() to stop whatever a failure left behind. */
@@ -282,27 +502,33 @@ async function openBenchDatabase(): Promise<BenchDatabase> {
   return database;
 }
 
-/** Real sign-ups over HTTP (the app migrates the database at start); the app is stopped after. */
+/**
+ * Real sign-ups over HTTP (the app migrates the database at start), each from its own
+ * address (sign-up is limited to 5 a minute per address); the app is stopped after.
+ */
 async function signUpUsers(running: Running, startApp: (logName: string) => Promise<Service>, origin: string) {
   log("starting the app to migrate the database and sign users up over HTTP…");
   const app = await startApp("app-setup.log");
   running.app = app;
   const signUpStarted = performance.now();
-  const dashboardUser = await signUp(origin, origin, "dashboard@bench.example.com", "Dana Dashboard");
+  const dashboardUser = await signUp(origin, origin, "dashboard@bench.example.com", "Dana Dashboard", ownAddress(1));
   await setUsername(origin, origin, dashboardUser, "dana_dashboard");
+  const tracker = await signUp(origin, origin, "tracker@bench.example.com", "Theo Tracker", ownAddress(2));
   const emails = [
     ...Array.from({ length: config.writers }, (_, i) => `writer${i + 1}@bench.example.com`),
     ...Array.from({ length: config.reorderers }, (_, i) => `reorder${i + 1}@bench.example.com`),
   ];
-  const signedUp = await pool(emails, 4, (email) => signUp(origin, origin, email, email.split("@")[0] ?? "Bench"));
+  const signedUp = await pool(emails, 4, (email, i) =>
+    signUp(origin, origin, email, email.split("@")[0] ?? "Bench", ownAddress(10 + i)),
+  );
   const writers = signedUp.slice(0, config.writers);
   const reorderers = signedUp.slice(config.writers);
   log(
-    `${signedUp.length + 1} users signed up over HTTP in ${((performance.now() - signUpStarted) / 1000).toFixed(1)} s`,
+    `${signedUp.length + 2} users signed up over HTTP in ${((performance.now() - signUpStarted) / 1000).toFixed(1)} s`,
   );
   await app.stop();
   running.app = undefined;
-  return { dashboardUser, writers, reorderers };
+  return { dashboardUser, tracker, writers, reorderers };
 }
 
 /** The bulk seed with SQL, the app stopped (so no cache of it can be stale). */
@@ -310,6 +536,7 @@ async function seedDatabase(
   db: BenchDatabase,
   avatars: Promise<Avatar[]>,
   dashboardUser: SessionUser,
+  tracker: SessionUser,
   reorderers: SessionUser[],
 ) {
   log(`seeding ${config.users} users × ${config.perUser} supplements with WebP avatars…`);
@@ -317,19 +544,80 @@ async function seedDatabase(
   const reorderIds: number[][] = [];
   try {
     const seeded = await seedUsers(sql, await avatars, config.perUser);
-    await seedSupplementsFor(sql, dashboardUser.id, config.perUser, 1);
+    const dashboardIds = await seedSupplementsFor(sql, dashboardUser.id, config.perUser, 1);
+    const trackerIds = await seedSupplementsFor(sql, tracker.id, config.perUser, 2);
     for (const [i, user] of reorderers.entries()) {
       reorderIds.push(await seedSupplementsFor(sql, user.id, config.reorderSize, 100 + i));
     }
+    const dashboardTracking = await seedTracking(sql, dashboardUser.id, dashboardIds, config.trackedDays);
+    const trackerTracking = await seedTracking(sql, tracker.id, trackerIds, config.trackedDays);
+    log(
+      `tracking: ${config.trackedDays} days from ${dashboardTracking.from}, ${dashboardTracking.logged} and ${trackerTracking.logged} doses logged for the dashboard and intake users`,
+    );
+    const goIds = await productLinkIds(sql);
+    const scaleProfiles = selected("scale") ? config.scaleProfiles : 0;
+    if (scaleProfiles) {
+      const scaleStarted = performance.now();
+      await seedScaleProfiles(sql, scaleProfiles, config.scaleSupplements);
+      log(
+        `scale: ${scaleProfiles} more profiles × ${config.scaleSupplements} supplements seeded in ${((performance.now() - scaleStarted) / 1000).toFixed(1)} s (generate_series)`,
+      );
+    }
     await sql`vacuum analyze`;
-    const [counts] = await sql<{ users: number; supplements: number; images: number; sessions: number }[]>`
+    const [counts] = await sql<
+      { users: number; supplements: number; images: number; sessions: number; intakes: number }[]
+    >`
       select (select count(*)::int from users) as users, (select count(*)::int from supplements) as supplements,
-             (select count(*)::int from images) as images, (select count(*)::int from sessions) as sessions`;
-    log(`database: ${JSON.stringify(counts)}`);
-    return { seeded, reorderIds };
+             (select count(*)::int from images) as images, (select count(*)::int from sessions) as sessions,
+             (select count(*)::int from intakes) as intakes`;
+    log(`database: ${JSON.stringify(counts)}; ${goIds.length} supplements with a 'View Product' link`);
+    return { seeded, reorderIds, goIds, trackerDose: trackerTracking.dose, scaleProfiles };
   } finally {
     await sql.end();
   }
+}
+
+/**
+ * Start-up time (issue 17): `bun server.ts` on the built tree to the first 200 on
+ * /api/health, BENCH_STARTUP_SAMPLES times each: PGlite in an empty data directory (a new one
+ * per sample: it migrates), PGlite in a directory already migrated (the first sample's), and
+ * Postgres (the bench database, migrated and seeded). Nothing else of the bench runs meanwhile.
+ */
+async function measureStartup(workDir: string, db: BenchDatabase, secret: string): Promise<StartupResult[]> {
+  if (!selected("startup") || config.startupSamples < 1) return [];
+  const port = await findFreePort(config.appPort + 60, config.appPort + 110);
+  const url = `http://127.0.0.1:${port}/api/health`;
+  const cmd = [process.execPath, ...config.appFlags, "server.ts"];
+  const sample = (env: Record<string, string>, name: string) =>
+    timeToHealthy(cmd, { cwd: ROOT, env, logFile: join(workDir, `startup-${name}.log`), url });
+  const migratedDir = join(workDir, "pglite-0");
+  const kinds: { id: string; label: string; env: (i: number) => Record<string, string> }[] = [
+    {
+      id: "pglite-empty",
+      label: "PGlite, empty data directory (creates and migrates the database)",
+      env: (i) => appEnv(undefined, port, secret, join(workDir, `pglite-${i}`)),
+    },
+    {
+      id: "pglite-migrated",
+      label: "PGlite, data directory already migrated",
+      env: () => appEnv(undefined, port, secret, migratedDir),
+    },
+    {
+      id: "postgres",
+      label: `Postgres ${db.serverVersion.split(" ")[0]}, the bench database (migrated and seeded)`,
+      env: () => appEnv(db, port, secret),
+    },
+  ];
+  const out: StartupResult[] = [];
+  for (const kind of kinds) {
+    const samplesMs: number[] = [];
+    for (let i = 0; i < config.startupSamples; i++) samplesMs.push(await sample(kind.env(i), kind.id));
+    out.push({ id: kind.id, label: kind.label, samplesMs, medianMs: median(samplesMs) });
+    log(`start-up, ${kind.label}: ${samplesMs.map((ms) => ms.toFixed(0)).join(", ")} ms`);
+  }
+  for (let i = 0; i < config.startupSamples; i++)
+    rmSync(join(workDir, `pglite-${i}`), { recursive: true, force: true });
+  return out;
 }
 
 /** The app for the measurements, and the ceiling: Bun.serve answering a profile page's bytes. */
@@ -346,7 +634,7 @@ async function startMeasured(
   running.app = app;
   const memoryAtStart = memory(app.pid);
   const sampleName = seeded.usernames[0] ?? "";
-  const sample = await fetch(`${origin}/${sampleName}`);
+  const sample = await fetch(`${origin}/${sampleName}`, { headers: { "X-Forwarded-For": ownAddress(3) } });
   const sampleBody = new Uint8Array(await sample.arrayBuffer());
   const sampleType = sample.headers.get("content-type") ?? "text/html";
   if (sample.status !== 200) throw new Error(`GET /${sampleName} answered ${sample.status}`);
@@ -373,8 +661,9 @@ type Results = Map<string, { runs: WrkResult[]; cpu: CpuUse[]; statements: numbe
 /**
  * The one loop: a warm-up of every scenario, then BENCH_RUNS rounds of every scenario, each
  * round after waiting for a quiet machine. Per run: requests (wrk), CPU of every process,
- * statements per request (pg_stat_statements) and the app's peak memory. Then the statements
- * per reorder, on the same statistics connection.
+ * statements per request (pg_stat_statements) and the app's peak memory. Then, on the same
+ * statistics connection: the statements of each kind of request one at a time, the scale run
+ * (once, with its cache hit rate) and the statements per reorder.
  */
 async function measureScenarios(
   scenarios: Scenario[],
@@ -386,9 +675,12 @@ async function measureScenarios(
 ) {
   const { appPid, ceilingPid, memoryAtStart } = measured;
   const reportLua = readFileSync(join(import.meta.dir, "lua/report.lua"), "utf8");
+  const visitorsLua = readFileSync(join(import.meta.dir, "lua/visitors.lua"), "utf8");
   const writeScript = async (scenario: Scenario) => {
     const parts = [`-- generated by bench/run.ts for scenario "${scenario.id}"\n`];
-    if (scenario.data) parts.push(luaPrelude(await scenario.data()));
+    const data = scenario.data ? await scenario.data() : {};
+    if (scenario.target === "app") parts.push(luaPrelude({ address_pool: config.addresses, ...data }), visitorsLua);
+    else if (scenario.data) parts.push(luaPrelude(data));
     if (scenario.lua) parts.push(readFileSync(join(import.meta.dir, "lua", scenario.lua), "utf8"));
     parts.push(reportLua);
     const file = join(workDir, `${scenario.id}.lua`);
@@ -398,16 +690,8 @@ async function measureScenarios(
 
   const meter = new CpuMeter({ app: () => appPid, ceiling: () => ceilingPid, postmaster: db.postmasterPid });
   const stats = db.statements ? postgres(db.adminUrl, { max: 1, onnotice: () => {} }) : undefined;
-  const appRole = new URL(db.appUrl).username;
-  const sameRole = appRole === new URL(db.adminUrl).username;
-  const statementCalls = async (): Promise<number> => {
-    if (!stats) return Number.NaN;
-    const [row] = await stats<{ calls: string }[]>`
-      select coalesce(sum(calls), 0)::bigint as calls from pg_stat_statements
-      where userid = (select oid from pg_roles where rolname = ${appRole})
-        and dbid = (select oid from pg_database where datname = current_database())`;
-    return Number(row?.calls ?? 0) - (sameRole ? 1 : 0);
-  };
+  const counter = stats ? statementCounter(stats, new URL(db.appUrl).username) : undefined;
+  const statementCalls = async (): Promise<number> => (counter ? counter.total() : Number.NaN);
 
   const results: Results = new Map();
   for (const s of scenarios) results.set(s.id, { runs: [], cpu: [], statements: [], peakRss: 0 });
@@ -447,6 +731,10 @@ async function measureScenarios(
     }
     return result;
   };
+  const line = (s: Scenario, r: WrkResult) => {
+    const counters = Object.keys(r.counters).length ? ` ${JSON.stringify(r.counters)}` : "";
+    return `  ${s.id.padEnd(17)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.latencyMs.p50.toFixed(2)} ms  p99 ${r.latencyMs.p99.toFixed(2)} ms  errors ${r.errorCount}${counters}`;
+  };
 
   // Other processes on the machine distort every number: measure them while we are idle,
   // and wait a while (BENCH_QUIET_WAIT) for them to calm down.
@@ -466,47 +754,241 @@ async function measureScenarios(
     if (load >= 0.2)
       log(`WARNING: ${when}: the machine is busy (${load.toFixed(2)} cores); results will be low and noisy`);
   };
-  await waitQuiet("before the warm-up");
 
+  const rounds = scenarios.filter((s) => !s.once);
+  await waitQuiet("before the warm-up");
   if (config.warmup > 0) {
     log(`warm-up: ${config.warmup} s per scenario`);
-    for (const s of scenarios) {
+    for (const s of rounds) {
       const r = await once(s, config.warmup, false);
       log(`  warm-up ${s.id}: ${r.rps.toFixed(0)} req/s, ${r.errorCount} errors`);
     }
   }
   for (let round = 1; round <= config.runs; round++) {
     await waitQuiet(`before round ${round}`);
-    log(`round ${round}/${config.runs}: ${scenarios.length} scenarios × ${config.seconds} s`);
-    for (const s of scenarios) {
+    log(`round ${round}/${config.runs}: ${rounds.length} scenarios × ${config.seconds} s`);
+    for (const s of rounds) {
       await Bun.sleep(500);
-      const r = await once(s, config.seconds, true);
-      const counters = Object.keys(r.counters).length ? ` ${JSON.stringify(r.counters)}` : "";
-      log(
-        `  ${s.id.padEnd(17)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.latencyMs.p50.toFixed(2)} ms  p99 ${r.latencyMs.p99.toFixed(2)} ms  errors ${r.errorCount}${counters}`,
-      );
+      log(line(s, await once(s, config.seconds, true)));
     }
+  }
+
+  // ---- statements of each kind of request, one request at a time ---------------------
+  const probes = counter ? await measureProbes(setup, counter) : [];
+
+  // ---- the scale run: once, after everything else has had the cache -----------------
+  let scale: ScaleResult | undefined;
+  for (const s of scenarios.filter((x) => x.once)) {
+    if (!setup.scaleProfiles) continue;
+    await waitQuiet(`before ${s.id}`);
+    const misses = counter ? await scaleMissProbe(setup.origin, counter) : undefined;
+    const before = counter ? await counter.snapshot() : undefined;
+    const rssBefore = memory(appPid)?.rss ?? Number.NaN;
+    log(`${s.id}: one run of ${s.once} s over ${config.scaleProfiles} profiles…`);
+    const r = await once(s, s.once ?? config.seconds, true);
+    log(line(s, r));
+    const during = counter && before ? between(before, await counter.snapshot()) : undefined;
+    scale = scaleResult(r, misses, during, rssBefore);
+    log(
+      `  scale: ${scale.misses.toFixed(0)} misses of ${r.requests} requests (hit rate ${(scale.hitRate * 100).toFixed(1)}%), ${scale.statementsPerMiss} statements per miss`,
+    );
   }
   peakSinceReset();
   const memoryAfterLoad = memory(appPid);
 
   // ---- statements per reorder: 200 items against 20 --------------------------------
-  const reorderStatements = await measureReorderStatements(
-    setup.origin,
-    statementCalls,
-    setup.reorderers[0],
-    setup.reorderIds[0],
-    setup.dashboardUser,
-    stats !== undefined,
-  );
+  const reorderStatements = selected("reorder")
+    ? await measureReorderStatements(
+        setup.origin,
+        statementCalls,
+        setup.reorderers[0],
+        setup.reorderIds[0],
+        setup.dashboardUser,
+        stats !== undefined,
+      )
+    : [];
   await stats?.end();
   return {
     results,
     backgroundLoads,
     memoryAfterLoad,
     reorderStatements,
+    probes,
+    scale,
     peakSinceReset,
     overallPeak: () => overallPeak,
+  };
+}
+
+/**
+ * Statements per request of each new kind of request (and the cached pages, for
+ * comparison), one request at a time: 10 requests after one unmeasured (the cache warm).
+ * Only for the scenarios selected.
+ */
+async function measureProbes(setup: Setup, counter: StatementCounter): Promise<StatementProbe[]> {
+  const { origin, dashboardUser, tracker, trackerDose, seeded } = setup;
+  await refreshSession(origin, dashboardUser);
+  await refreshSession(origin, tracker);
+  const visitor = ownAddress(5);
+  const answer = async (what: string, res: Response, status: number) => {
+    await res.arrayBuffer();
+    if (res.status !== status) throw new Error(`statement probe: ${what} answered ${res.status}, not ${status}`);
+  };
+  const get =
+    (path: string, status: number, headers: Record<string, string> = {}) =>
+    async () =>
+      answer(
+        `GET ${path}`,
+        await fetch(`${origin}${path}`, { headers: { "X-Forwarded-For": visitor, ...headers }, redirect: "manual" }),
+        status,
+      );
+  const signedIn = (user: SessionUser) => ({ Cookie: user.jar.header(), "X-Forwarded-For": user.address });
+  const name = seeded.usernames[2] ?? "";
+  const intakePath = () => `/api/intakes/${utcToday()}/${trackerDose.supplementId}/${trackerDose.time}`;
+  const probes: { id: string; label: string; send: (i: number) => Promise<void> }[] = [
+    { id: "profile", label: `\`GET /${name}\` (cached page), no User-Agent`, send: get(`/${name}`, 200) },
+    {
+      id: "profile-counted",
+      label: `\`GET /${name}\` (cached page), Chrome's User-Agent: a counted view`,
+      send: get(`/${name}`, 200, { "User-Agent": BROWSER_USER_AGENT }),
+    },
+    {
+      id: "avatar",
+      label: "Avatar `/images/{id}.webp`, after its first request",
+      send: get(seeded.avatarPaths[2] ?? "", 200),
+    },
+    {
+      id: "go",
+      label: "`/go/{id}` of a premium supplement, Chrome's User-Agent: a counted click",
+      send: get(`/go/${setup.goIds[0]}`, 302, { "User-Agent": BROWSER_USER_AGENT }),
+    },
+    { id: "card", label: "Social card, after its first render", send: get(setup.cardPaths[0] ?? "", 200) },
+    {
+      id: "today",
+      label: "`GET /api/today`, after the first read",
+      send: get("/api/today", 200, signedIn(dashboardUser)),
+    },
+    {
+      id: "intake-put",
+      label: "`PUT /api/intakes/{today}/{id}/{time}`, taken and skipped alternately",
+      send: async (i) =>
+        answer(
+          "PUT /api/intakes",
+          await fetch(`${origin}${intakePath()}`, {
+            method: "PUT",
+            headers: { ...signedIn(tracker), Origin: origin, "Content-Type": "application/json" },
+            body: JSON.stringify({ status: i % 2 ? "skipped" : "taken" }),
+          }),
+          200,
+        ),
+    },
+    {
+      id: "history",
+      label: `\`GET /api/history\`, ${config.trackedDays} days, the session known to the instance`,
+      send: async () => get(historyPath(), 200, signedIn(dashboardUser))(),
+    },
+  ];
+  const out: StatementProbe[] = [];
+  for (const p of probes) {
+    if (!selected(p.id)) continue;
+    await p.send(-1); // fills whatever the app keeps in memory, as the wrk runs did
+    const probe = await probeStatements(counter, p.id, p.label, 10, p.send);
+    out.push(probe);
+    log(`statements per request, one at a time, ${p.id}: ${probe.perRequest.join(",")}`);
+  }
+  if (selected("history")) {
+    // What the session check adds: the first request of a session this instance has not seen.
+    const fresh = await signIn(origin, origin, dashboardUser);
+    const probe = await probeStatements(
+      counter,
+      "history-new-session",
+      "`GET /api/history`, the first request of a new session (after a sign-in)",
+      1,
+      get(historyPath(), 200, signedIn(fresh)),
+    );
+    out.push(probe);
+    log(`statements per request, history with a new session: ${probe.perRequest.join(",")}`);
+  }
+  return out;
+}
+
+interface MissProbe {
+  cold: StatementProbe;
+  warm: StatementProbe;
+  pageBytes: number;
+}
+
+/**
+ * What a miss of the profile cache costs in statements, learnt before the scale run: 20
+ * scale profiles nobody has asked for yet (the least visited ranks), one at a time, with no
+ * User-Agent (no view counted, so no flush follows), then the same 20 again (now cached).
+ */
+async function scaleMissProbe(origin: string, counter: StatementCounter): Promise<MissProbe> {
+  const n = 20;
+  const names = Array.from({ length: n }, (_, i) => scaleName(config.scaleProfiles - i));
+  let pageBytes = 0;
+  const get = async (i: number) => {
+    const res = await fetch(`${origin}/${names[i]}`, { headers: { "X-Forwarded-For": ownAddress(6) } });
+    const body = await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET /${names[i]} answered ${res.status}`);
+    pageBytes = body.byteLength;
+  };
+  const cold = await probeStatements(counter, "scale-miss", "a profile page not in the cache", n, get);
+  const warm = await probeStatements(counter, "scale-hit", "the same page again (cached)", n, get);
+  return { cold, warm, pageBytes };
+}
+
+/**
+ * The scale run's cache hit rate, derived from statements: the statements a miss costs
+ * (those that ran for nearly every cold page in `scaleMissProbe`) counted over the run,
+ * divided by how many one miss takes, are the misses; every other request was a hit.
+ */
+function scaleResult(
+  r: WrkResult,
+  probe: MissProbe | undefined,
+  during: ReturnType<typeof between> | undefined,
+  rssBefore: number,
+): ScaleResult {
+  const n = probe?.cold.perRequest.length ?? 0;
+  const missStatements = (probe?.cold.statements ?? []).filter((x) => x.calls >= 0.9 * n);
+  const perMiss = n ? missStatements.reduce((sum, x) => sum + x.calls, 0) / n : Number.NaN;
+  const missIds = new Set(missStatements.map((x) => x.id));
+  let missCalls = 0;
+  const other: { query: string; calls: number }[] = [];
+  for (const [id, x] of during ?? new Map()) {
+    if (missIds.has(id)) missCalls += x.calls;
+    else other.push({ query: x.query, calls: x.calls });
+  }
+  const misses = during && perMiss > 0 ? missCalls / perMiss : Number.NaN;
+  const cacheMb = parseConfig({}).PROFILE_CACHE_MB;
+  const pageBytes = probe?.pageBytes ?? Number.NaN;
+  const capacity = Math.min(config.scaleProfiles, Math.floor((cacheMb * 2 ** 20) / pageBytes));
+  const weight = (k: number) => k ** -config.zipfS;
+  let top = 0;
+  let all = 0;
+  for (let k = 1; k <= config.scaleProfiles; k++) {
+    all += weight(k);
+    if (k <= capacity) top += weight(k);
+  }
+  return {
+    profiles: config.scaleProfiles,
+    supplementsEach: config.scaleSupplements,
+    zipfS: config.zipfS,
+    seconds: r.seconds,
+    requests: r.requests,
+    statementsPerMiss: perMiss,
+    missStatements: missStatements.map((x) => x.query),
+    missProbe: probe?.cold.perRequest ?? [],
+    hitProbe: probe?.warm.perRequest ?? [],
+    misses,
+    hitRate: 1 - misses / r.requests,
+    otherStatements: other.sort((a, b) => b.calls - a.calls),
+    statementsTotal: during ? sumCalls(during) : Number.NaN,
+    pageBytes,
+    cacheMb,
+    cacheCapacity: capacity,
+    topShare: top / all,
+    rssBefore,
   };
 }
 
@@ -601,10 +1083,46 @@ async function versions(wrkVersion: string, db: BenchDatabase): Promise<Report["
   };
 }
 
+/** The app's settings that the report names, at the defaults `npm start` runs with. */
+function appDefaults(): string {
+  const c = parseConfig({});
+  return `LOG_LEVEL=${c.LOG_LEVEL}, RATE_LIMIT=${c.RATE_LIMIT}, PROFILE_CACHE_MB=${c.PROFILE_CACHE_MB}, SESSION_COOKIE_CACHE_SECONDS=${c.SESSION_COOKIE_CACHE_SECONDS}, INSIGHTS_FLUSH_MS=${c.INSIGHTS_FLUSH_MS}, DATABASE_POOL_SIZE=${c.DATABASE_POOL_SIZE}`;
+}
+
+/**
+ * The social card of each of `names` (issue 16): its URL from the profile page's og:image
+ * (the version the page points to), then one request, which renders it; the scenario asks
+ * for these URLs only, each rendered before.
+ */
+async function warmCards(origin: string, names: string[]): Promise<string[]> {
+  const started = performance.now();
+  let bytes = 0;
+  const paths = await pool(names, 2, async (name) => {
+    const page = await fetch(`${origin}/${name}`, { headers: { "X-Forwarded-For": ownAddress(7) } });
+    const html = await page.text();
+    const content = /<meta[^>]*property="og:image"[^>]*content="([^"]+)"/.exec(html)?.[1];
+    if (page.status !== 200 || !content)
+      throw new Error(`GET /${name}: ${page.status}, og:image ${content ?? "missing"}`);
+    const path = new URL(content.replaceAll("&amp;", "&"), origin).pathname;
+    const card = await fetch(`${origin}${path}`, { headers: { "X-Forwarded-For": ownAddress(7) } });
+    const png = await card.arrayBuffer();
+    if (card.status !== 200 || card.headers.get("content-type") !== "image/png") {
+      throw new Error(`GET ${path} answered ${card.status} ${card.headers.get("content-type")}`);
+    }
+    bytes += png.byteLength;
+    return path;
+  });
+  log(
+    `${paths.length} social cards rendered in ${((performance.now() - started) / 1000).toFixed(1)} s (${(bytes / 1e6).toFixed(1)} MB of PNG, ${(bytes / Math.max(paths.length, 1) / 1000).toFixed(1)} KB each)`,
+  );
+  return paths;
+}
+
 async function main() {
+  checkOnly();
   const workDir = mkdtempSync("/tmp/stacktrack-bench-");
   installSignalHandlers(() => console.error(`[bench] interrupted; logs kept in ${workDir}`));
-  let keepWorkDir = false;
+  let keepWorkDir = config.keepWorkDir;
   const running: Running = {};
   try {
     const { wrkVersion, appPort, ceilingPort, origin } = await preflight(workDir);
@@ -632,14 +1150,34 @@ async function main() {
       return service;
     };
 
-    const { dashboardUser, writers, reorderers } = await signUpUsers(running, startApp, origin);
-    const { seeded, reorderIds } = await seedDatabase(db, avatarsReady, dashboardUser, reorderers);
-    const setup: Setup = { origin, seeded, dashboardUser, writers, reorderers, reorderIds };
+    const { dashboardUser, tracker, writers, reorderers } = await signUpUsers(running, startApp, origin);
+    const { seeded, reorderIds, goIds, trackerDose, scaleProfiles } = await seedDatabase(
+      db,
+      avatarsReady,
+      dashboardUser,
+      tracker,
+      reorderers,
+    );
+    const startup = await measureStartup(workDir, db, secret);
+    const setup: Setup = {
+      origin,
+      seeded,
+      dashboardUser,
+      writers,
+      reorderers,
+      reorderIds,
+      tracker,
+      trackerDose,
+      goIds,
+      cardPaths: [],
+      scaleProfiles,
+    };
 
     const measured = await startMeasured(running, startApp, workDir, origin, ceilingPort, seeded);
-    await sanityChecks(origin, seeded, dashboardUser, writers, reorderers, reorderIds);
+    if (selected("card")) setup.cardPaths = await warmCards(origin, seeded.usernames.slice(0, config.cards));
+    await sanityChecks(setup, db);
 
-    const scenarios = selectScenarios(scenarioTable(setup), config.only);
+    const scenarios = selectScenarios(scenarioTable(setup));
     const urlOf = (s: Scenario) =>
       `${s.target === "ceiling" ? `http://127.0.0.1:${ceilingPort}` : origin}${s.path === "/" ? "/" : s.path}`;
     const load = await measureScenarios(scenarios, workDir, db, measured, urlOf, setup);
@@ -672,6 +1210,17 @@ async function main() {
         lighthouseRuns: config.lighthouseRuns,
         avatarBytes: seeded.avatarBytes / Math.max(seeded.avatarPaths.length, 1),
         pageBytes: measured.sampleBody.byteLength,
+        addresses: config.addresses,
+        cards: setup.cardPaths.length,
+        goLinks: goIds.length,
+        trackedDays: config.trackedDays,
+        scaleProfiles: config.scaleProfiles,
+        scaleSupplements: config.scaleSupplements,
+        scaleSeconds: config.scaleSeconds,
+        zipfS: config.zipfS,
+        startupSamples: config.startupSamples,
+        appDefaults: appDefaults(),
+        only: config.only,
       },
       scenarios: scenarios.map((s) => scenarioResult(s, load.results)),
       backgroundLoad: median(load.backgroundLoads),
@@ -682,6 +1231,9 @@ async function main() {
         overallPeak: load.overallPeak(),
       },
       reorderStatements: load.reorderStatements,
+      statementProbes: load.probes,
+      scale: load.scale,
+      startup,
       js,
       lighthouse,
       browserError,
@@ -709,15 +1261,17 @@ async function main() {
   }
 }
 
-/** One request of each kind, checked, before any load: a broken scenario fails loudly here. */
-async function sanityChecks(
-  origin: string,
-  seeded: { usernames: string[]; avatarPaths: string[] },
-  dashboardUser: SessionUser,
-  writers: SessionUser[],
-  reorderers: SessionUser[],
-  reorderIds: number[][],
-) {
+/**
+ * One request of each kind, checked, before any load: a broken scenario fails loudly here.
+ * Every request carries an X-Forwarded-For, as the scenarios' do.
+ */
+async function sanityChecks(setup: Setup, db: BenchDatabase) {
+  const { origin, seeded, dashboardUser, writers, reorderers, reorderIds, tracker, trackerDose } = setup;
+  const visitor = { "X-Forwarded-For": ownAddress(8) };
+  const browser = { ...visitor, "User-Agent": BROWSER_USER_AGENT };
+  const signedIn = (user: SessionUser) => ({ Cookie: user.jar.header(), "X-Forwarded-For": user.address });
+  const get = (path: string, headers: Record<string, string> = visitor) =>
+    fetch(`${origin}${path}`, { headers, redirect: "manual" });
   const expect = async (what: string, res: Response, status: number, check?: (body: string) => boolean) => {
     const body = await res.text();
     if (res.status !== status || (check && !check(body))) {
@@ -725,24 +1279,56 @@ async function sanityChecks(
     }
     return body;
   };
+  const check = async (what: string, ok: boolean, detail: string) => {
+    if (!ok) throw new Error(`sanity check failed: ${what}: ${detail}`);
+  };
   const name = seeded.usernames[1] ?? "";
-  await expect("GET /", await fetch(`${origin}/`), 200);
-  await expect(`GET /${name}`, await fetch(`${origin}/${name}`), 200, (b) => b.includes(`@${name}`));
+  await expect("GET /", await get("/"), 200);
+  await expect(`GET /${name}`, await get(`/${name}`), 200, (b) => b.includes(`@${name}`));
   await expect(
     `GET /api/profile/${name}`,
-    await fetch(`${origin}/api/profile/${name}`),
+    await get(`/api/profile/${name}`),
     200,
     (b) => (JSON.parse(b) as { supplements: unknown[] }).supplements.length === config.perUser,
   );
+
+  // profile-counted: a view with Chrome's User-Agent counts, one without does not. Counts
+  // reach Postgres with the next flush (at most INSIGHTS_FLUSH_MS): wait for that one.
+  const sql = postgres(db.appUrl, { max: 1, onnotice: () => {} });
+  try {
+    const ids = await sql<{ id: string; username: string }[]>`
+      select id, username from users where username in ${sql([seeded.usernames[3] ?? "", seeded.usernames[4] ?? ""])}`;
+    const counted = ids.find((u) => u.username === seeded.usernames[3]);
+    const uncounted = ids.find((u) => u.username === seeded.usernames[4]);
+    await expect(`GET /${uncounted?.username} (no User-Agent)`, await get(`/${uncounted?.username}`), 200);
+    await expect(`GET /${counted?.username} (Chrome)`, await get(`/${counted?.username}`, browser), 200);
+    const views = async (id: string | undefined) =>
+      (
+        await sql<
+          { views: number }[]
+        >`select coalesce(sum(views), 0)::int as views from profile_daily_counts where user_id = ${id ?? ""}`
+      )[0]?.views ?? 0;
+    const deadline = Date.now() + 15_000;
+    while ((await views(counted?.id)) < 1 && Date.now() < deadline) await Bun.sleep(200);
+    await check(
+      "a profile view with a browser's User-Agent",
+      (await views(counted?.id)) >= 1,
+      "no view counted within 15 s",
+    );
+    await check("a profile view without a User-Agent", (await views(uncounted?.id)) === 0, "it was counted as a view");
+  } finally {
+    await sql.end();
+  }
+
   await expect(
     "GET /api/supplements",
-    await fetch(`${origin}/api/supplements`, { headers: { Cookie: dashboardUser.jar.header() } }),
+    await get("/api/supplements", signedIn(dashboardUser)),
     200,
     (b) => (JSON.parse(b) as unknown[]).length === config.perUser,
   );
   const writer = writers[0];
   if (writer) {
-    const headers = { Cookie: writer.jar.header(), Origin: origin, "Content-Type": "application/json" };
+    const headers = { ...signedIn(writer), Origin: origin, "Content-Type": "application/json" };
     const created = await expect(
       "POST /api/supplements",
       await fetch(`${origin}/api/supplements`, {
@@ -757,7 +1343,7 @@ async function sanityChecks(
       "DELETE /api/supplements/:id",
       await fetch(`${origin}/api/supplements/${id}`, {
         method: "DELETE",
-        headers: { Cookie: writer.jar.header(), Origin: origin },
+        headers: { ...signedIn(writer), Origin: origin },
       }),
       204,
     );
@@ -769,18 +1355,72 @@ async function sanityChecks(
       "PUT /api/supplements/reorder",
       await fetch(`${origin}/api/supplements/reorder`, {
         method: "PUT",
-        headers: { Cookie: reorderer.jar.header(), Origin: origin, "Content-Type": "application/json" },
+        headers: { ...signedIn(reorderer), Origin: origin, "Content-Type": "application/json" },
         body: JSON.stringify({ supplementIds: [...ids].reverse() }),
       }),
       200,
       (b) => (JSON.parse(b) as unknown[]).length === ids.length,
     );
   }
+
   const avatar = seeded.avatarPaths[1] ?? "";
-  const image = await fetch(`${origin}${avatar}`);
+  const image = await get(avatar);
   await image.arrayBuffer();
-  if (image.status !== 200 || image.headers.get("content-type") !== "image/webp") {
-    throw new Error(`sanity check failed: GET ${avatar} answered ${image.status} ${image.headers.get("content-type")}`);
+  const etag = image.headers.get("etag");
+  await check(
+    `GET ${avatar}`,
+    image.status === 200 && image.headers.get("content-type") === "image/webp" && !!etag,
+    `${image.status} ${image.headers.get("content-type")}, ETag ${etag}`,
+  );
+  await expect(`GET ${avatar} with If-None-Match`, await get(avatar, { ...visitor, "If-None-Match": etag ?? "" }), 304);
+
+  const goId = setup.goIds[0];
+  await check("premium supplements with a 'View Product' link", goId !== undefined, "none seeded");
+  const go = await get(`/go/${goId}`, browser);
+  await go.arrayBuffer();
+  await check(
+    `GET /go/${goId}`,
+    go.status === 302 && (go.headers.get("location") ?? "").startsWith("https://shop.example.com/"),
+    `${go.status} to ${go.headers.get("location")}`,
+  );
+
+  if (selected("card")) {
+    const card = setup.cardPaths[0] ?? "";
+    const png = await get(card);
+    const bytes = new Uint8Array(await png.arrayBuffer());
+    await check(
+      `GET ${card}`,
+      png.status === 200 && png.headers.get("content-type") === "image/png" && bytes[1] === 0x50 && bytes[2] === 0x4e,
+      `${png.status} ${png.headers.get("content-type")}`,
+    );
+  }
+
+  const today = utcToday();
+  await expect("GET /api/today", await get("/api/today", signedIn(dashboardUser)), 200, (b) => {
+    const day = JSON.parse(b) as { date: string; doses: unknown[] };
+    return day.date === today && day.doses.length > 0;
+  });
+  const intake = `/api/intakes/${today}/${trackerDose.supplementId}/${trackerDose.time}`;
+  for (const status of ["taken", "skipped"]) {
+    await expect(
+      `PUT ${intake} ${status}`,
+      await fetch(`${origin}${intake}`, {
+        method: "PUT",
+        headers: { ...signedIn(tracker), Origin: origin, "Content-Type": "application/json" },
+        body: JSON.stringify({ status }),
+      }),
+      200,
+      (b) => (JSON.parse(b) as { status: string }).status === status,
+    );
+  }
+  await expect(`GET ${historyPath()}`, await get(historyPath(), signedIn(dashboardUser)), 200, (b) => {
+    const h = JSON.parse(b) as { days: { taken: number }[] };
+    return h.days.length === config.trackedDays && h.days.filter((d) => d.taken > 0).length > config.trackedDays / 2;
+  });
+
+  if (setup.scaleProfiles) {
+    const first = scaleName(1);
+    await expect(`GET /${first}`, await get(`/${first}`, browser), 200, (b) => b.includes(`@${first}`));
   }
   log("sanity checks passed (every scenario's request answers as expected)");
 }
@@ -795,7 +1435,9 @@ async function measureReorderStatements(
   available: boolean,
 ): Promise<{ items: number; statements: number; all: number[] }[]> {
   if (!available || !bigUser || !bigIds) return [];
-  const res = await fetch(`${origin}/api/supplements`, { headers: { Cookie: smallUser.jar.header() } });
+  const res = await fetch(`${origin}/api/supplements`, {
+    headers: { Cookie: smallUser.jar.header(), "X-Forwarded-For": smallUser.address },
+  });
   const smallIds = ((await res.json()) as { id: number }[]).map((s) => s.id);
   const out: { items: number; statements: number; all: number[] }[] = [];
   for (const [user, ids] of [
@@ -810,7 +1452,12 @@ async function measureReorderStatements(
       const before = await calls();
       const r = await fetch(`${origin}/api/supplements/reorder`, {
         method: "PUT",
-        headers: { Cookie: user.jar.header(), Origin: origin, "Content-Type": "application/json" },
+        headers: {
+          Cookie: user.jar.header(),
+          Origin: origin,
+          "Content-Type": "application/json",
+          "X-Forwarded-For": user.address,
+        },
         body: JSON.stringify({ supplementIds: order }),
       });
       await r.arrayBuffer();

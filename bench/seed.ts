@@ -250,6 +250,126 @@ export async function seedSupplementsFor(sql: postgres.Sql, userId: string, coun
   return inserted.map((r) => r.id);
 }
 
+/**
+ * Simulated client addresses. The app runs as behind Caddy (TRUST_PROXY=true): the client is
+ * the X-Forwarded-For address. Every address is in 198.18.0.0/15, the range RFC 2544 reserves
+ * for benchmarks: visitors (bench/lua/visitors.lua draws them, the same formula) are
+ * 198.18.0.0 + i for i below the pool size; the bench's own requests (sign-ups, sessions,
+ * checks) come from 198.19.200.0 + k, outside any pool the bench allows (at most 120,000).
+ */
+export const MAX_ADDRESS_POOL = 120_000;
+export function visitorAddress(i: number): string {
+  return `198.${18 + Math.floor(i / 65536)}.${Math.floor(i / 256) % 256}.${i % 256}`;
+}
+export function ownAddress(k: number): string {
+  return visitorAddress(0x1c800 + k); // 198.19.200.0 + k
+}
+
+/** A desktop Chrome's User-Agent: a request that counts as a view or a click (not a bot). */
+export const BROWSER_USER_AGENT =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+
+/** Schedules for the tracked users' supplements (issue 19): every kind of dose, one 'as needed'. */
+const TRACK_SCHEDULES = [
+  { times: ["anytime"], days: [1, 2, 3, 4, 5, 6, 7] },
+  { times: ["morning", "evening"], days: [1, 2, 3, 4, 5, 6, 7] },
+  { times: ["morning"], days: [1, 2, 3, 4, 5] },
+  { times: ["bedtime"], days: [1, 2, 3, 4, 5, 6, 7] },
+  { times: ["afternoon"], days: [1, 3, 5] },
+];
+
+/**
+ * A year of tracking for `userId`, whose supplements are `ids` (issue 19), set-based: each
+ * supplement gets a schedule (supplement i: TRACK_SCHEDULES[i % 5], every tenth 'as needed')
+ * and an amount, one schedule version in force from `days - 1` days before today (UTC, the
+ * zone of a user who set none), and every dose of every ended day logged, by a fixed hash:
+ * about 87% taken, 8% skipped, 5% not logged (missed). Today is left unlogged. `ids[0]`'s
+ * dose is 'anytime' every day: the one the intake scenario ticks.
+ */
+export async function seedTracking(sql: postgres.Sql, userId: string, ids: number[], days: number) {
+  const plan = ids.map((id, i) => ({
+    id,
+    schedule: i % 10 === 9 ? null : TRACK_SCHEDULES[i % TRACK_SCHEDULES.length],
+    dose: 1 + (i % 3),
+  }));
+  await sql`
+    update supplements set schedule = p.schedule, dose_amount = p.dose
+    from jsonb_to_recordset(${sql.json(plan)}) as p(id int, schedule jsonb, dose numeric)
+    where supplements.id = p.id and supplements.user_id = ${userId}`;
+  const [dates] = await sql<{ today: string; from: string }[]>`
+    select to_char(d, 'YYYY-MM-DD') as today, to_char(d - ${days - 1}::int, 'YYYY-MM-DD') as from
+    from (select (now() at time zone 'UTC')::date as d) t`;
+  const from = dates?.from ?? "";
+  await sql`delete from schedule_versions where user_id = ${userId}`;
+  await sql`delete from intakes where user_id = ${userId}`;
+  await sql`
+    insert into schedule_versions (user_id, supplement_id, valid_from, name, quantity_type, dose_amount, schedule)
+    select user_id, id, ${from}::date, name, quantity_type, dose_amount, schedule from supplements
+    where user_id = ${userId}`;
+  const [logged] = await sql<{ n: number }[]>`
+    with added as (
+      insert into intakes (user_id, date, supplement_id, time, status, name, at)
+      select v.user_id, d.day, v.supplement_id, t.time,
+        case when h.r < 87 then 'taken' else 'skipped' end, v.name, (d.day + time '08:00') at time zone 'UTC'
+      from schedule_versions v
+      cross join lateral (
+        select g::date as day
+        from generate_series(v.valid_from::timestamp, (${dates?.today ?? ""}::date - 1)::timestamp, interval '1 day') g
+      ) d
+      cross join lateral jsonb_array_elements_text(v.schedule -> 'times') as t(time)
+      cross join lateral (select abs(hashtext(v.supplement_id || '/' || d.day || '/' || t.time)) % 100 as r) h
+      where v.user_id = ${userId} and jsonb_typeof(v.schedule) = 'object'
+        and (v.schedule -> 'days') @> to_jsonb(extract(isodow from d.day)::int)
+        and h.r < 95
+      returning 1
+    )
+    select count(*)::int as n from added`;
+  const first = plan[0];
+  return { from, logged: logged?.n ?? 0, dose: { supplementId: first?.id ?? 0, time: "anytime" } };
+}
+
+/** The ids of supplements whose 'View Product' link shows (premium owner, links on, an https link). */
+export async function productLinkIds(sql: postgres.Sql): Promise<number[]> {
+  const rows = await sql<{ id: number }[]>`
+    select s.id from supplements s join users u on u.id = s.user_id
+    where u.is_premium and u.show_affiliate_links and s.affiliate_link like 'https://%'
+    order by s.id`;
+  return rows.map((r) => r.id);
+}
+
+export const SCALE_PREFIX = "zipf_";
+
+/**
+ * `count` more public profiles for the scale scenario, set-based (generate_series, in chunks
+ * of 20,000 so that no one transaction carries too many change notifications): usernames
+ * `zipf_1` … `zipf_<count>`, no avatar (the initial shows), a bio on every third, `perUser`
+ * supplements each.
+ */
+export async function seedScaleProfiles(sql: postgres.Sql, count: number, perUser: number): Promise<void> {
+  const names = sql.array(SUPPLEMENT_NAMES);
+  const types = sql.array([...QUANTITY_TYPES]);
+  const frequencies = sql.array(FREQUENCIES);
+  const bio = BIOS[0] ?? "";
+  for (let start = 1; start <= count; start += 20_000) {
+    const end = Math.min(count, start + 19_999);
+    await sql.begin(async (tx) => {
+      await tx`
+        insert into users (id, name, email, email_verified, first_name, last_name, username, bio)
+        select 'zipf-' || g, 'Zipf Profile ' || g, 'zipf' || g || '@scale.bench.example.com', true, 'Zipf',
+          'Profile ' || g, ${SCALE_PREFIX}::text || g, case when g % 3 = 0 then ${bio} end
+        from generate_series(${start}::int, ${end}::int) g`;
+      await tx`
+        insert into supplements (user_id, name, quantity_type, frequency, sort_order)
+        select 'zipf-' || g,
+          (${names}::text[])[1 + (g * 7 + o * 13) % ${SUPPLEMENT_NAMES.length}],
+          (${types}::text[])[1 + (g + o) % ${QUANTITY_TYPES.length}],
+          (${frequencies}::text[])[1 + (g * 3 + o) % ${FREQUENCIES.length}],
+          o
+        from generate_series(${start}::int, ${end}::int) g cross join generate_series(0, ${perUser - 1}::int) o`;
+    });
+  }
+}
+
 /** A browser's cookie jar for one origin, enough for better-auth's cookies. */
 export class CookieJar {
   readonly cookies = new Map<string, string>();
@@ -277,13 +397,21 @@ export interface SessionUser {
   id: string;
   email: string;
   jar: CookieJar;
+  /** The one address this user's requests come from (X-Forwarded-For). */
+  address: string;
 }
 
 /** Signs a new user up over HTTP (better-auth's POST /api/auth/sign-up/email); the jar holds the session. */
-export async function signUp(base: string, origin: string, email: string, name: string): Promise<SessionUser> {
+export async function signUp(
+  base: string,
+  origin: string,
+  email: string,
+  name: string,
+  address: string,
+): Promise<SessionUser> {
   const res = await fetch(`${base}/api/auth/sign-up/email`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Origin: origin },
+    headers: { "Content-Type": "application/json", Origin: origin, "X-Forwarded-For": address },
     body: JSON.stringify({ email, password: SESSION_PASSWORD, name }),
   });
   const text = await res.text();
@@ -294,14 +422,35 @@ export async function signUp(base: string, origin: string, email: string, name: 
   if (!body.user?.id || !jar.header().includes("session_token")) {
     throw new Error(`sign-up of ${email} gave no user id or no session cookie: ${text.slice(0, 300)}`);
   }
-  return { id: body.user.id, email, jar };
+  return { id: body.user.id, email, jar, address };
+}
+
+/** A new session for `user` (better-auth's POST /api/auth/sign-in/email): a fresh cookie jar. */
+export async function signIn(base: string, origin: string, user: SessionUser): Promise<SessionUser> {
+  const res = await fetch(`${base}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: origin, "X-Forwarded-For": user.address },
+    body: JSON.stringify({ email: user.email, password: SESSION_PASSWORD }),
+  });
+  const text = await res.text();
+  const jar = new CookieJar();
+  jar.update(res);
+  if (res.status !== 200 || !jar.header().includes("session_token")) {
+    throw new Error(`sign-in of ${user.email} answered ${res.status}: ${text.slice(0, 300)}`);
+  }
+  return { ...user, jar };
 }
 
 /** Sets the signed-in user's username through the app (PUT /api/profile). */
 export async function setUsername(base: string, origin: string, user: SessionUser, username: string): Promise<void> {
   const res = await fetch(`${base}/api/profile`, {
     method: "PUT",
-    headers: { "Content-Type": "application/json", Origin: origin, Cookie: user.jar.header() },
+    headers: {
+      "Content-Type": "application/json",
+      Origin: origin,
+      Cookie: user.jar.header(),
+      "X-Forwarded-For": user.address,
+    },
     body: JSON.stringify({ username }),
   });
   const text = await res.text();
@@ -316,7 +465,7 @@ export async function setUsername(base: string, origin: string, user: SessionUse
  */
 export async function refreshSession(base: string, user: SessionUser): Promise<void> {
   const res = await fetch(`${base}/api/auth/get-session`, {
-    headers: { Cookie: user.jar.header((name) => name.endsWith("session_token")) },
+    headers: { Cookie: user.jar.header((name) => name.endsWith("session_token")), "X-Forwarded-For": user.address },
   });
   const text = await res.text();
   if (res.status !== 200 || text === "null") {

@@ -1,6 +1,6 @@
 -- PUT /api/supplements/reorder with a shuffled permutation of a user's 200 supplement
--- ids. Requests go round-robin over the reorder users (`cookies`, `ids` from the
--- generated prelude), so concurrent requests are mostly for different users, as in life;
+-- ids. Requests go round-robin over the reorder users (`cookies`, `addresses`, `ids` from
+-- the generated prelude), so concurrent requests are mostly for different users, as in life;
 -- set one user only to measure a single list under contention.
 local bodies = {}
 local next_user = 0
@@ -27,6 +27,7 @@ end
 function request()
   next_user = next_user % #cookies + 1
   return wrk.format("PUT", "/api/supplements/reorder",
-    { Cookie = cookies[next_user], Origin = origin, ["Content-Type"] = "application/json" },
+    { Cookie = cookies[next_user], Origin = origin, ["Content-Type"] = "application/json",
+      ["X-Forwarded-For"] = addresses[next_user] },
     bodies[next_user][math.random(PER_USER)])
 end

@@ -255,7 +255,7 @@ test("/settings' Time zone card changes the zone by keyboard, and Today follows 
 
   await gotoHydrated(page, "/settings");
   const card = page.getByRole("region", { name: "Time zone", exact: true });
-  await expect(card.getByText(`Your days start at midnight here: ${WEST}.`)).toBeVisible();
+  await expect(card.getByText(`Your days start at midnight here: ${WEST.replaceAll("_", " ")}.`)).toBeVisible();
   const select = card.getByRole("combobox", { name: "Time zone" });
   await expect(select).toHaveValue(WEST);
   await expect(card.getByRole("button", { name: "Save" })).toBeDisabled();

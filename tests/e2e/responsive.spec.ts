@@ -388,6 +388,20 @@ test.describe("tracking (issue 19)", () => {
     });
   });
 
+  test("/settings' Time zone card with a long zone name", async ({ page, baseURL }) => {
+    const base = baseURL as string;
+    await seedUser(page, base, { username: "wide", supplements: false });
+    await apiCall(page, base, "PUT", "/api/profile", { timeZone: "America/Argentina/ComodRivadavia" });
+    // The longest name without a space to break at; read back in the runtime's spelling.
+    const { timeZone } = await apiCall<{ timeZone: string }>(page, base, "GET", "/api/auth/user");
+    await sweep(page, "tracking settings time zone", async (p) => {
+      await gotoHydrated(p, "/settings");
+      const card = p.getByRole("region", { name: "Time zone", exact: true });
+      await expect(card.getByText(`Your days start at midnight here: ${timeZone.replaceAll("_", " ")}.`)).toBeVisible();
+      await expect(card.getByRole("combobox", { name: "Time zone" })).toHaveValue(timeZone);
+    });
+  });
+
   test("the public profile grouped by time of day", async ({ page, baseURL }) => {
     const { username } = await seedTracking(page, baseURL as string);
     await sweep(page, "tracking public profile", async (p) => {

@@ -1,10 +1,15 @@
 /**
  * Issue 19 in the browser: the Today card (tick, skip and undo by mouse and by keyboard; a
  * reload keeps them; yesterday fixed from the date arrows), the History card's named cells,
- * the dialog's schedule fields, the zone set from the browser, and axe.
+ * the dialog's schedule fields, the zone set from the browser, and axe; a page left open past
+ * midnight (UTC−11 to UTC+14 through the API: the same instant, a later date for this user)
+ * writing to the day it shows and moving on when focused or made visible; the zone changed in
+ * /settings by keyboard, Today following it.
  */
-import { expect, type Page, test } from "@playwright/test";
-import { addDays, dateIn, shortDayLabel } from "../../src/lib/dates";
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { addDays, dateIn, daysBetween, shortDayLabel } from "../../src/lib/dates";
+import { HEATMAP_LABELS } from "../../src/lib/heatmap";
+import type { TodayJson } from "../../src/lib/schedule";
 import { startControlledApp } from "../support/e2e-app";
 import { expectToast, gotoHydrated } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
@@ -16,6 +21,18 @@ test.use({ timezoneId: ZONE });
 const today = () => dateIn(ZONE, Date.now());
 const todayCard = (page: Page) => page.getByTestId("today-card");
 const dose = (page: Page, label: string) => todayCard(page).getByRole("checkbox", { name: label, exact: true });
+/** The day the Today card shows (its <time datetime>). */
+const shownDay = (page: Page) => todayCard(page).getByTestId("today-date").locator("time");
+const background = (l: Locator) => l.evaluate((el) => getComputedStyle(el).backgroundColor);
+/** The legend's swatch for `label`. */
+const swatch = (page: Page, label: string) =>
+  page
+    .getByRole("list", { name: "Colour key" })
+    .getByRole("listitem")
+    .filter({ hasText: new RegExp(`^${label}$`) })
+    .locator("span");
+const WEST = "Pacific/Pago_Pago"; // UTC−11
+const EAST = "Pacific/Kiritimati"; // UTC+14: at any instant a date 1 or 2 days after WEST's
 
 test("tick, skip and undo by mouse and keyboard; reload keeps them; the zone comes from the browser", async ({
   page,
@@ -94,7 +111,9 @@ test("tick, skip and undo by mouse and keyboard; reload keeps them; the zone com
   await expectToast(page, "Error", "Failed to save your change");
 });
 
-test("yesterday is fixed from the date arrows; the heatmap's cells have names", async ({ page }) => {
+test("yesterday is fixed from the date arrows; the heatmap's cells have names and a legend in words", async ({
+  page,
+}) => {
   test.setTimeout(240_000); // a controlled app of its own starts first
   const app = await startControlledApp();
   try {
@@ -110,13 +129,22 @@ test("yesterday is fixed from the date arrows; the heatmap's cells have names", 
     await expect(history.getByRole("img", { name: `${shortDayLabel(yesterday)}: 0 of 1 taken` })).toBeVisible({
       timeout: 30_000,
     });
-    await expect(history.getByRole("img", { name: `${shortDayLabel(today())}: 0 of 1 taken (today)` })).toBeVisible();
+    const todayCell = history.getByRole("img", { name: `${shortDayLabel(today())}: 0 of 1 taken (today)` });
+    await expect(todayCell).toBeVisible();
+    // The legend names every colour in words, and its swatches are the cells' colours.
+    const legend = history.getByRole("list", { name: "Colour key" });
+    await expect(legend.getByRole("listitem")).toHaveText(Object.values(HEATMAP_LABELS));
+    const yesterdayCell = history.getByRole("img", { name: `${shortDayLabel(yesterday)}: 0 of 1 taken` });
+    expect(await background(yesterdayCell)).toBe(await background(swatch(page, HEATMAP_LABELS.zero)));
+    expect(await background(todayCell)).toBe(await background(swatch(page, HEATMAP_LABELS.pending)));
 
     await card.getByRole("button", { name: "Previous day" }).click();
     await expect(card.getByTestId("today-date")).not.toHaveText(/^$/);
     await dose(page, "Omega 3").click();
     await expect(card.getByText("1 of 1 taken")).toBeVisible();
-    await expect(history.getByRole("img", { name: `${shortDayLabel(yesterday)}: 1 of 1 taken` })).toBeVisible();
+    const fixed = history.getByRole("img", { name: `${shortDayLabel(yesterday)}: 1 of 1 taken` });
+    await expect(fixed).toBeVisible();
+    expect(await background(fixed)).toBe(await background(swatch(page, HEATMAP_LABELS.all)));
     const logged = await apiCall<{ summary: { taken: number } }>(page, app.url, "GET", `/api/today?date=${yesterday}`);
     expect(logged.summary.taken).toBe(1);
     const now = await apiCall<{ summary: { taken: number } }>(page, app.url, "GET", "/api/today");
@@ -169,4 +197,82 @@ test("the dialog's schedule fields: amount, when, days, as needed", async ({ pag
   await d.getByRole("button", { name: "Update Supplement" }).click();
   await expectToast(page, "Supplement updated successfully!");
   await expect(todayCard(page).getByRole("checkbox", { name: "Iron, 0.5 Capsule(s)" })).toBeVisible();
+});
+
+for (const event of ["visibilitychange", "focus"] as const) {
+  test(`a Today page left open past midnight writes to the day it shows, and moves to the new day on ${event}`, async ({
+    page,
+    baseURL,
+  }) => {
+    test.slow();
+    const base = baseURL as string;
+    await signUpWithApi(page.request, base);
+    await apiCall(page, base, "PUT", "/api/profile", { timeZone: WEST });
+    await addSupplements(page, base, [{ name: "Vitamin D3" }]);
+    const before = await apiCall<TodayJson>(page, base, "GET", "/api/today");
+    await gotoHydrated(page, "/");
+    await expect(shownDay(page)).toHaveAttribute("datetime", before.date);
+    // The first reads on a busy machine may take a while.
+    await expect(dose(page, "Vitamin D3")).not.toBeChecked({ timeout: 15_000 });
+
+    // Midnight passes for this user while the page stays open (no event reaches it): the same
+    // instant is a later date in the zone they have now.
+    await apiCall(page, base, "PUT", "/api/profile", { timeZone: EAST });
+    const after = await apiCall<TodayJson>(page, base, "GET", "/api/today");
+    expect(daysBetween(before.date, after.date)).toBeGreaterThanOrEqual(1);
+
+    // A tick on the open page goes to the day it shows, not to the new one.
+    const saved = page.waitForResponse((r) => r.url().includes("/api/intakes/") && r.request().method() === "PUT");
+    await dose(page, "Vitamin D3").click();
+    const response = await saved;
+    expect(response.status()).toBe(200);
+    expect(new URL(response.url()).pathname).toBe(
+      `/api/intakes/${before.date}/${before.doses[0]?.supplementId}/anytime`,
+    );
+    const written = await apiCall<TodayJson>(page, base, "GET", `/api/today?date=${before.date}`);
+    expect(written.summary).toEqual({ due: 1, taken: 1, skipped: 0 });
+    const fresh = await apiCall<TodayJson>(page, base, "GET", `/api/today?date=${after.date}`);
+    expect(fresh.summary).toEqual({ due: 1, taken: 0, skipped: 0 });
+
+    // Focused or made visible again: the card moves to the new day, where nothing is ticked.
+    await page.evaluate((name) => (name === "focus" ? window : document).dispatchEvent(new Event(name)), event);
+    await expect(shownDay(page)).toHaveAttribute("datetime", after.date);
+    await expect(todayCard(page).getByText("0 of 1 taken")).toBeVisible({ timeout: 15_000 });
+    await expect(dose(page, "Vitamin D3")).not.toBeChecked();
+    // The arrows now count back from the new day.
+    await todayCard(page).getByRole("button", { name: "Previous day" }).click();
+    await expect(shownDay(page)).toHaveAttribute("datetime", addDays(after.date, -1));
+  });
+}
+
+test("/settings' Time zone card changes the zone by keyboard, and Today follows it", async ({ page, baseURL }) => {
+  test.slow();
+  const base = baseURL as string;
+  await signUpWithApi(page.request, base);
+  await apiCall(page, base, "PUT", "/api/profile", { timeZone: WEST });
+  await addSupplements(page, base, [{ name: "Vitamin D3" }]);
+  const before = await apiCall<TodayJson>(page, base, "GET", "/api/today");
+
+  await gotoHydrated(page, "/settings");
+  const card = page.getByRole("region", { name: "Time zone", exact: true });
+  await expect(card.getByText(`Your days start at midnight here: ${WEST.replaceAll("_", " ")}.`)).toBeVisible();
+  const select = card.getByRole("combobox", { name: "Time zone" });
+  await expect(select).toHaveValue(WEST);
+  await expect(card.getByRole("button", { name: "Save" })).toBeDisabled();
+  // Keyboard only: focus the list, type the zone's name (type-ahead), Tab to Save, Enter.
+  await select.focus();
+  await page.keyboard.type("Pacific/Kiritimati");
+  await expect(select).toHaveValue(EAST);
+  await page.keyboard.press("Tab");
+  await expect(card.getByRole("button", { name: "Save" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expectToast(page, "Time zone saved");
+  await expect(card.getByText(`Your days start at midnight here: ${EAST}.`)).toBeVisible();
+  expect((await apiCall<{ timeZone: string }>(page, base, "GET", "/api/auth/user")).timeZone).toBe(EAST);
+
+  const after = await apiCall<TodayJson>(page, base, "GET", "/api/today");
+  expect(daysBetween(before.date, after.date)).toBeGreaterThanOrEqual(1);
+  await gotoHydrated(page, "/");
+  await expect(shownDay(page)).toHaveAttribute("datetime", after.date);
+  await expect(dose(page, "Vitamin D3")).toBeVisible({ timeout: 15_000 });
 });

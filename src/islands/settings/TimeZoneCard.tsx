@@ -3,7 +3,7 @@
  * `<TimeZoneCard client:load user={user} />`. 'Today' on the dashboard is the date in this zone.
  */
 import { useStore } from "@nanostores/react";
-import { useId, useMemo, useState } from "react";
+import { Fragment, useId, useMemo, useState } from "react";
 import { ApiError, api, errorMessage } from "../../lib/api";
 import { notify } from "../../lib/toast";
 import type { CurrentUser } from "../../lib/types";
@@ -51,8 +51,26 @@ export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser 
       <h2 id={`${id}-heading`} className="text-lg font-semibold text-slate-900">
         Time zone
       </h2>
-      <p className="mt-1 text-sm text-slate-700">
-        Your days start at midnight here: {user.timeZone ?? "not set yet (UTC meanwhile)"}.
+      {/* A zone's name can be long (America/Argentina/ComodRivadavia): it breaks after a slash, else anywhere. */}
+      <p className="user-text mt-1 text-sm text-slate-700">
+        Your days start at midnight here:{" "}
+        {user.timeZone
+          ? user.timeZone
+              .replaceAll("_", " ")
+              .split("/")
+              .map((part, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one name, in order
+                <Fragment key={i}>
+                  {i > 0 && (
+                    <>
+                      /<wbr />
+                    </>
+                  )}
+                  {part}
+                </Fragment>
+              ))
+          : "not set yet (UTC meanwhile)"}
+        .
       </p>
       <form onSubmit={save} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="min-w-0 flex-1">

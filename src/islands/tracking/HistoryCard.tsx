@@ -1,12 +1,14 @@
 /**
  * The dashboard's History card (issue 19): a 12-week heatmap (weeks as columns, Monday on
  * top), each cell named ('Mon 16 Nov: 4 of 5 taken'), with the current and longest streaks
- * and the adherence of the last 30 days. A few lines of CSS grid, no component.
+ * and the adherence of the last 30 days, and a legend in words for every colour and the
+ * today marker (src/lib/heatmap.ts: one table for both). A few lines of CSS grid, no component.
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { api, errorMessage } from "../../lib/api";
 import { addDays, dateIn, daysBetween, isoWeekday, shortDayLabel } from "../../lib/dates";
+import { HEATMAP_LABELS, HEATMAP_LEVELS, type HeatmapLevel, heatmapLevel } from "../../lib/heatmap";
 import type { HistoryDay, HistoryJson } from "../../lib/schedule";
 import { adherence } from "../../lib/streaks";
 import { notify } from "../../lib/toast";
@@ -23,16 +25,20 @@ function cellName(day: HistoryDay, today: string): string {
   return `${label}: ${day.taken} of ${day.due} taken${suffix}`;
 }
 
+/** Each level's look, for the cells and the legend alike. */
+const LEVEL_CLASS: Record<HeatmapLevel, string> = {
+  none: "border border-dashed border-slate-400 bg-white",
+  pending: "bg-slate-200",
+  zero: "bg-red-300",
+  low: "bg-brand-200",
+  high: "bg-brand-500",
+  all: "bg-brand-800",
+};
+const TODAY_CLASS = "ring-2 ring-slate-900 ring-offset-1";
+
 function cellClass(day: HistoryDay, today: string): string {
-  const ring = day.date === today ? " ring-2 ring-slate-900 ring-offset-1" : "";
-  if (day.due === 0) return `border border-dashed border-slate-300 bg-white${ring}`;
-  const counted = day.taken + day.missed;
-  if (counted === 0) return `bg-slate-200${ring}`;
-  const ratio = day.taken / counted;
-  if (ratio === 0) return `bg-red-300${ring}`;
-  if (ratio < 0.5) return `bg-brand-200${ring}`;
-  if (ratio < 1) return `bg-brand-500${ring}`;
-  return `bg-brand-800${ring}`;
+  const level = LEVEL_CLASS[heatmapLevel(day)];
+  return day.date === today ? `${level} ${TODAY_CLASS}` : level;
 }
 
 export default function HistoryCard() {
@@ -101,6 +107,21 @@ export default function HistoryCard() {
               />
             ))}
           </div>
+          <ul
+            className="mt-3 flex flex-wrap gap-x-3 gap-y-1.5 text-xs text-slate-700"
+            aria-label="Colour key"
+            data-testid="heatmap-legend"
+          >
+            {[...HEATMAP_LEVELS, "today" as const].map((level) => (
+              <li key={level} className="flex items-center gap-1.5">
+                <span
+                  aria-hidden="true"
+                  className={`inline-block size-3 shrink-0 rounded-sm ${level === "today" ? `bg-white ${TODAY_CLASS}` : LEVEL_CLASS[level]}`}
+                />
+                {HEATMAP_LABELS[level]}
+              </li>
+            ))}
+          </ul>
           <dl className="mt-4 grid grid-cols-[repeat(auto-fit,minmax(6.5rem,1fr))] gap-2">
             {stats.map(([label, value]) => (
               <div key={label} className="min-w-0 rounded-xl bg-slate-50 p-2 text-center">

@@ -1,8 +1,9 @@
 /**
  * The dashboard's Today card (issue 19): the doses of the day it shows, ticked, skipped and
- * undone optimistically. A write always names the day shown (never 'now'); a page left open
- * past midnight keeps writing to that day and moves to the new one when next focused or
- * made visible. Arrows go back up to 7 days.
+ * undone optimistically. A write names the day of the row ticked (never 'now'); a page left
+ * open past midnight keeps writing to that day and, when next focused or made visible, asks
+ * the server what day it is for the user (their zone, the server's clock) and moves to it.
+ * Arrows go back up to 7 days.
  */
 import { useStore } from "@nanostores/react";
 import { useCallback, useEffect, useRef, useState } from "react";
@@ -43,6 +44,8 @@ function longDate(date: string): string {
 
 interface Row {
   key: string;
+  /** The day the row belongs to: a write names it, whatever the card shows by then. */
+  date: string;
   supplementId: number;
   name: string;
   amount: string;
@@ -54,6 +57,7 @@ function rowsOf(day: TodayJson): Row[] {
   return [
     ...day.doses.map((d) => ({
       key: `${d.supplementId}/${d.time}`,
+      date: day.date,
       supplementId: d.supplementId,
       name: d.name,
       amount: formatDose(d.doseAmount, d.quantityType),
@@ -62,6 +66,7 @@ function rowsOf(day: TodayJson): Row[] {
     })),
     ...day.asNeeded.map((d) => ({
       key: `${d.supplementId}/${AS_NEEDED}`,
+      date: day.date,
       supplementId: d.supplementId,
       name: d.name,
       amount: formatDose(d.doseAmount, d.quantityType),
@@ -79,14 +84,21 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   const todayNow = useCallback(() => dateIn(zone ?? browserZone() ?? "UTC", Date.now()), [zone]);
   const [today, setToday] = useState(todayNow);
   const [shown, setShown] = useState(today);
-  const [rows, setRows] = useState<Row[] | null>(null);
+  // The rows of one day; shown only while that day is the one shown (a loading card between).
+  const [loaded, setLoaded] = useState<{ date: string; rows: Row[] } | null>(null);
+  const rows = loaded?.date === shown ? loaded.rows : null;
   const loadSeq = useRef(0);
+  const writes = useRef(0);
+  const todayRef = useRef(today);
+  todayRef.current = today;
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
 
   const load = useCallback(async (date: string) => {
     const seq = ++loadSeq.current;
     try {
       const day = await api.get<TodayJson>(`/api/today?date=${date}`);
-      if (seq === loadSeq.current) setRows(rowsOf(day));
+      if (seq === loadSeq.current) setLoaded({ date: day.date, rows: rowsOf(day) });
     } catch (error) {
       if (seq === loadSeq.current) notify.error(errorMessage(error, "Failed to load today's doses"));
     }
@@ -112,23 +124,37 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     });
   }, [todayNow]);
 
-  // Midnight: on focus or when made visible, a new day moves the card to it.
+  // Midnight: on focus or when made visible, the server says what day it is for the user now
+  // (GET /api/today without a date: their zone, the server's clock, a zone changed elsewhere).
+  // A new day moves the card to it; the same day refreshes the rows when today is shown.
   useEffect(() => {
-    const check = () => {
+    const check = async () => {
       if (document.visibilityState === "hidden") return;
-      const next = todayNow();
-      setToday((previous) => {
-        if (previous !== next) setShown(next);
-        return next;
-      });
+      const [seq, written] = [loadSeq.current, writes.current];
+      let day: TodayJson;
+      try {
+        day = await api.get<TodayJson>("/api/today");
+      } catch {
+        return; // the next focus asks again
+      }
+      const current = $user.get();
+      if (current?.timeZone && current.timeZone !== day.timeZone) $user.set({ ...current, timeZone: day.timeZone });
+      if (day.date !== todayRef.current) {
+        todayRef.current = day.date;
+        setToday(day.date);
+        setShown(day.date);
+      } else if (shownRef.current === day.date && seq === loadSeq.current && written === writes.current) {
+        setLoaded({ date: day.date, rows: rowsOf(day) });
+      }
     };
-    window.addEventListener("focus", check);
-    document.addEventListener("visibilitychange", check);
+    const onFocus = () => void check();
+    window.addEventListener("focus", onFocus);
+    document.addEventListener("visibilitychange", onFocus);
     return () => {
-      window.removeEventListener("focus", check);
-      document.removeEventListener("visibilitychange", check);
+      window.removeEventListener("focus", onFocus);
+      document.removeEventListener("visibilitychange", onFocus);
     };
-  }, [todayNow]);
+  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the list's changes (add, edit, delete, reorder) reload the day
   useEffect(() => {
@@ -137,16 +163,18 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
 
   async function write(row: Row, status: IntakeStatus | null) {
     if (!rows) return;
+    writes.current += 1;
     const before = rows;
-    const date = shown;
-    setRows(rows.map((r) => (r.key === row.key ? { ...r, status } : r)));
+    // The row's own day, never 'now' nor what the card may show by the time this is sent.
+    const { date } = row;
+    setLoaded({ date, rows: rows.map((r) => (r.key === row.key ? { ...r, status } : r)) });
     const path = `/api/intakes/${date}/${row.supplementId}/${row.time}`;
     try {
       if (status === null) await api.delete(path);
       else await api.put(path, { status });
       trackingChanged();
     } catch (error) {
-      if (date === shown) setRows(before);
+      if (date === shownRef.current) setLoaded({ date, rows: before });
       notify.error(errorMessage(error, "Failed to save your change"));
     }
   }
@@ -167,7 +195,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
             Today
           </h2>
           <p className="text-sm text-slate-700" data-testid="today-date">
-            {longDate(shown)}
+            <time dateTime={shown}>{longDate(shown)}</time>
           </p>
         </div>
         <div className="flex items-center gap-1">

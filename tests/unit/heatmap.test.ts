@@ -1,0 +1,23 @@
+/** src/lib/heatmap.ts: a History day's colour level from taken ÷ (taken + missed), as a table; every level has words. */
+import { expect, test } from "bun:test";
+import { HEATMAP_LABELS, HEATMAP_LEVELS, heatmapLevel } from "../../src/lib/heatmap";
+
+test.each([
+  [{ due: 0, taken: 0, missed: 0 }, "none"],
+  [{ due: 2, taken: 0, missed: 0 }, "pending"], // today, nothing logged yet; or all skipped
+  [{ due: 2, taken: 0, missed: 2 }, "zero"],
+  [{ due: 5, taken: 1, missed: 4 }, "low"],
+  [{ due: 3, taken: 1, missed: 2 }, "low"],
+  [{ due: 2, taken: 1, missed: 1 }, "high"],
+  [{ due: 5, taken: 4, missed: 1 }, "high"],
+  [{ due: 2, taken: 2, missed: 0 }, "all"],
+  [{ due: 3, taken: 1, missed: 0 }, "all"], // the others skipped: nothing against it
+])("%o is %s", (day, level) => {
+  expect(heatmapLevel(day)).toBe(level as (typeof HEATMAP_LEVELS)[number]);
+});
+
+test("every level, and the today marker, has its own words", () => {
+  const labels = [...HEATMAP_LEVELS, "today" as const].map((level) => HEATMAP_LABELS[level]);
+  expect(labels.every((label) => label.length > 0)).toBe(true);
+  expect(new Set(labels).size).toBe(labels.length);
+});

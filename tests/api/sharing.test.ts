@@ -8,9 +8,9 @@ import { eq } from "drizzle-orm";
 import jsQR from "jsqr";
 import sharp from "sharp";
 import { cardStore, renderCardPng, renderCardSvg } from "../../api/sharing/card";
-import { cardFacts, cardVersion } from "../../api/sharing/card-facts";
+import { cardFacts } from "../../api/sharing/card-facts";
 import { drawableText, FALLBACK_CHARACTER } from "../../api/sharing/card-fonts";
-import { CARD_VERSIONS_KEPT, recordCardVersion } from "../../api/sharing/card-versions";
+import { CARD_VERSIONS_KEPT } from "../../api/sharing/card-versions";
 import { cardVersions, images } from "../../db/schema";
 import { cardPath } from "../../src/lib/sharing";
 import { type QueryLoggingApi, startApiWithQueryLog } from "../support/query-log";
@@ -203,48 +203,57 @@ describe("social card", () => {
   test(`the newest ${CARD_VERSIONS_KEPT} versions of a user are kept; older ones answer 404`, async () => {
     const name = uniqueName("keep");
     const user = await createUser(api, { username: name });
-    // The card as it is now: its version is recorded first (and is the first to go).
-    expect((await api.fetch(await ogImage(name))).status).toBe(200);
     const versions: string[] = [];
-    for (let i = 0; i < CARD_VERSIONS_KEPT; i++) {
-      const facts = cardFacts({
-        user: { username: name, bio: `Edit number ${i}`, profileImageUrl: null },
-        supplements: [],
-      });
-      versions.push(cardVersion(facts));
-      await recordCardVersion(api.ctx, user.id, facts);
+    // The card drawn after each of CARD_VERSIONS_KEPT + 1 edits: as many versions recorded, plus the first.
+    for (let i = 0; i <= CARD_VERSIONS_KEPT + 1; i++) {
+      if (i > 0) {
+        const put = await api.fetch("/api/profile", {
+          method: "PUT",
+          body: { bio: `Edit number ${i}` },
+          headers: { cookie: user.cookie },
+        });
+        expect(put.status).toBe(200);
+      }
+      const url = await ogImage(name);
+      expect((await api.fetch(url)).status).toBe(200);
+      versions.push(url.split("/").at(-1)?.replace(".png", "") as string);
     }
+    expect(new Set(versions).size).toBe(CARD_VERSIONS_KEPT + 2);
     const kept = await api.ctx.database.db
       .select({ version: cardVersions.version })
       .from(cardVersions)
       .where(eq(cardVersions.userId, user.id));
-    expect(kept.map((r) => r.version).sort()).toEqual([...versions].sort());
-    for (const version of versions) {
-      expect([version, (await api.fetch(cardPath(name, version))).status]).toEqual([version, 200]);
+    expect(kept.map((r) => r.version).sort()).toEqual(versions.slice(2).sort());
+    for (const [i, version] of versions.entries()) {
+      const status = (await api.fetch(cardPath(name, version))).status;
+      expect([i, status]).toEqual([i, i < 2 ? 404 : 200]);
     }
-    // One more: the oldest kept one goes.
-    const newest = cardFacts({ user: { username: name, bio: "One more", profileImageUrl: null }, supplements: [] });
-    await recordCardVersion(api.ctx, user.id, newest);
-    expect((await api.fetch(cardPath(name, versions[0] as string))).status).toBe(404);
-    expect((await api.fetch(cardPath(name, versions[1] as string))).status).toBe(200);
-    expect((await api.fetch(cardPath(name, cardVersion(newest)))).status).toBe(200);
   });
 
   test("a version is written once, on the cold path only: a cached card sends no statement", async () => {
     const name = uniqueName("once");
     await createUser(api, { username: name });
     const url = await ogImage(name);
-    const cardStatements = () => api.queries.filter((q) => q.includes("card_versions"));
-    api.queries.length = 0;
-    expect((await api.fetch(url)).status).toBe(200);
-    expect(cardStatements().filter((q) => q.startsWith("insert")).length).toBe(1);
-    api.queries.length = 0;
-    expect((await api.fetch(url)).status).toBe(200);
-    expect(api.queries).toEqual([]); // warm: served from the profile cache
+    const all: string[] = [];
+    // On Postgres the sign-up's change notifications may land after a read has filled the
+    // cache, and drop that copy once: read until a read sends nothing (milliseconds).
+    const started = performance.now();
+    let statements: string[] = [];
+    do {
+      api.queries.length = 0;
+      expect((await api.fetch(url)).status).toBe(200);
+      statements = [...api.queries];
+      all.push(...statements);
+      if (statements.length > 0) await Bun.sleep(10);
+    } while (statements.length > 0 && performance.now() - started < 1000);
+    expect(statements).toEqual([]); // warm: served from the profile cache
+    // However often the card was read cold, its version was written once.
+    expect(all.filter((q) => q.startsWith("insert") && q.includes("card_versions")).length).toBe(1);
     api.ctx.caches.clear(); // cold again (an expired entry): the profile is read, the version is not written again
+    api.queries.length = 0;
     expect((await api.fetch(url)).status).toBe(200);
     expect(api.queries.length).toBeGreaterThan(0);
-    expect(cardStatements()).toEqual([]);
+    expect(api.queries.filter((q) => q.includes("card_versions"))).toEqual([]);
   });
 
   test("the same version draws the same bytes in a fresh process, whatever this one drew before", async () => {

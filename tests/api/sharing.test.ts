@@ -200,6 +200,34 @@ describe("social card", () => {
     for (const url of [first, second]) expect([url, (await api.fetch(url)).status]).toEqual([url, 404]);
   });
 
+  test("after a rename, a card answers only under the name it shows while that name is the user's", async () => {
+    const name = uniqueName("was");
+    const user = await createUser(api, { username: name });
+    const before = await ogImage(name);
+    expect((await api.fetch(before)).status).toBe(200);
+    const renamed = uniqueName("now");
+    const put = await api.fetch("/api/profile", {
+      method: "PUT",
+      body: { username: renamed },
+      headers: { cookie: user.cookie },
+    });
+    expect(put.status).toBe(200);
+    const after = await ogImage(renamed);
+    expect((await api.fetch(after)).status).toBe(200);
+    const oldVersion = before.split("/").at(-1) as string;
+    for (const path of [`/og/${name}/${oldVersion}`, `/og/${renamed}/${oldVersion}`]) {
+      expect([path, (await api.fetch(path)).status]).toEqual([path, 404]);
+    }
+    // Back to the old name: its old card answers again (the row was kept).
+    const back = await api.fetch("/api/profile", {
+      method: "PUT",
+      body: { username: name },
+      headers: { cookie: user.cookie },
+    });
+    expect(back.status).toBe(200);
+    expect((await api.fetch(before)).status).toBe(200);
+  });
+
   test(`the newest ${CARD_VERSIONS_KEPT} versions of a user are kept; older ones answer 404`, async () => {
     const name = uniqueName("keep");
     const user = await createUser(api, { username: name });

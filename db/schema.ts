@@ -299,3 +299,24 @@ export const usernameHolds = pgTable("username_holds", {
   heldUntil: timestamp("held_until", { withTimezone: true }).notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The facts of each version of a profile's social card (issue 16, migration 0008): an old
+ * `/og/{username}/{version}.png` is drawn again from them, so its URL keeps its picture.
+ * `facts` is api/sharing/card-facts.ts's CardFacts; `version` their hash with `revision`.
+ * The newest CARD_VERSIONS_KEPT per user (by `seq`) are kept (api/sharing/card-versions.ts).
+ */
+export const cardVersions = pgTable(
+  "card_versions",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    version: text("version").notNull(),
+    revision: integer("revision").notNull(),
+    facts: jsonb("facts").notNull(),
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "card_versions_pk", columns: [t.userId, t.version] })],
+);

@@ -28,6 +28,7 @@ import { now } from "../clock";
 import type { AppContext } from "../context";
 import { notFound } from "../http";
 import { errorFields, log } from "../log";
+import { exportCardVersions } from "../sharing/card-versions";
 import { getStripe } from "../stripe";
 import { exportIntakes, SCHEDULE_CSV_HEADERS, scheduleCsvCells } from "../tracking/export";
 
@@ -151,6 +152,12 @@ const insightsSection: SectionBuilder = async ({ user, db }) => {
 const intakesSection: SectionBuilder = ({ user, db }) => exportIntakes(db, user.id);
 
 /**
+ * Issue 16: the versions of the social card that are kept (their facts repeat profile fields,
+ * but past ones: an old bio or list is still data StackTrack holds about the user).
+ */
+const socialCardsSection: SectionBuilder = ({ user, db }) => exportCardVersions(db, user.id);
+
+/**
  * The document's sections, in order. Add a feature's data here: `[name, builder]`; the
  * builder reads what that feature stores for `user.id` (an empty list or null when none).
  */
@@ -162,6 +169,7 @@ export const EXPORT_SECTIONS: [string, SectionBuilder][] = [
   ["sessions", sessionsSection],
   ["insights", insightsSection],
   ["intakes", intakesSection],
+  ["socialCards", socialCardsSection],
 ];
 
 export interface ExportDocument {

@@ -45,10 +45,14 @@ export function cardFacts(profile: CardSource): CardFacts {
   };
 }
 
-/** 16 URL-safe characters that change whenever anything on the card changes. */
-export function cardVersion(facts: CardFacts): string {
+/**
+ * 16 URL-safe characters that change whenever anything on the card changes. `revision` is
+ * the template revision the facts are (or were) drawn with: a stored old version is checked
+ * against the revision it was recorded with (api/sharing/card-versions.ts).
+ */
+export function cardVersion(facts: CardFacts, revision = CARD_TEMPLATE_REVISION): string {
   const input = JSON.stringify([
-    CARD_TEMPLATE_REVISION,
+    revision,
     facts.product,
     facts.username,
     facts.bio,

@@ -5,8 +5,10 @@
  * - Noto Sans (@fontsource/noto-sans, WOFF): Latin, Latin Extended, Vietnamese, Greek,
  *   Cyrillic and Devanagari, regular and bold, loaded once at the first render.
  * - Noto Sans SC and KR (@fontsource/noto-sans-sc, -kr, WOFF): Chinese and Japanese kana,
- *   and Korean Hangul, in ~220 unicode-range slices; a slice is loaded the first time a card
- *   needs one of its characters (satori's `loadAdditionalAsset`) and kept.
+ *   and Korean Hangul, in ~220 unicode-range slices; a slice is read the first time a card
+ *   needs one of its characters and kept. Each card is drawn with the base fonts plus the
+ *   slices its own text needs, in one fixed order (`cardFonts`), so the same card gives the
+ *   same bytes on every instance whatever it drew before.
  * - Which characters a font has is read from its cmap (font-coverage.ts), not from the
  *   package's declared ranges (Noto Sans SC declares Hangul it does not have).
  * - Twemoji (@twemoji/svg, graphics CC-BY 4.0): every RGI emoji as an SVG, drawn as an image.
@@ -64,7 +66,6 @@ interface Slice {
   files: { weight: number; path: string }[];
   declared: Range[];
   coverage?: Coverage;
-  handedOver?: boolean;
 }
 
 interface Shipped {
@@ -191,27 +192,67 @@ export function drawableText(text: string): string {
   return out;
 }
 
-/**
- * satori's `loadAdditionalAsset`: an emoji's picture, or the CJK slices that hold a segment's
- * characters, each handed over once per process (satori's font cache keeps them). Anything
- * else gets no font: drawableText has already replaced what no shipped font covers.
- */
-export async function loadAdditionalAsset(code: string, segment: string): Promise<string | Font[]> {
-  if (code === "emoji") return emojiImage(segment) ?? [];
-  const fonts: Font[] = [];
-  for (const char of segment) {
-    const slice = cjkSlice(char.codePointAt(0) ?? 0);
-    if (!slice || slice.handedOver) continue;
-    slice.handedOver = true;
-    for (const file of slice.files) {
-      if (!existsSync(file.path)) continue;
-      fonts.push({
+/** The Font entries of a CJK slice (its files read once per process and kept). */
+const sliceFonts = new Map<Slice, Font[]>();
+function fontsOfSlice(slice: Slice): Font[] {
+  let fonts = sliceFonts.get(slice);
+  if (!fonts) {
+    fonts = slice.files
+      .filter((file) => existsSync(file.path))
+      .map((file) => ({
         name: slice.name,
         data: readFileSync(file.path),
         weight: file.weight as 400 | 700,
-        style: "normal",
-      });
-    }
+        style: "normal" as const,
+      }));
+    sliceFonts.set(slice, fonts);
   }
   return fonts;
+}
+
+/** Font lists by the slices they add to the base fonts (the same list object each time: satori keeps its loader by it). */
+const fontLists = new Map<string, Font[]>();
+const FONT_LISTS = 32;
+
+/**
+ * The fonts a card with these (drawable) texts is drawn with: the base fonts, then the CJK
+ * slices its characters need, in the one fixed order of `load().slices`. Only the card's own
+ * text decides them, never what the process drew before: satori draws each character with the
+ * first font in its list that has it, and fonts handed over through loadAdditionalAsset would
+ * be added to a loader every card shares, in the order earlier cards needed them (a '。' drawn
+ * from a Korean slice on one instance and a Chinese one on another).
+ */
+export function cardFonts(texts: string[]): Font[] {
+  const { base, baseCoverage, slices } = load();
+  const needed = new Set<Slice>();
+  for (const text of texts) {
+    for (const char of text) {
+      const cp = char.codePointAt(0) ?? 0;
+      if (baseCoverage.some((coverage) => covers(coverage, cp))) continue;
+      const slice = cjkSlice(cp);
+      if (slice) needed.add(slice);
+    }
+  }
+  if (needed.size === 0) return base;
+  const ordered = slices.filter((slice) => needed.has(slice));
+  const key = ordered.map((slice) => slice.name).join("|");
+  let list = fontLists.get(key);
+  if (list) {
+    fontLists.delete(key);
+  } else {
+    list = [...base, ...ordered.flatMap(fontsOfSlice)];
+    if (fontLists.size >= FONT_LISTS) fontLists.delete(fontLists.keys().next().value as string);
+  }
+  fontLists.set(key, list);
+  return list;
+}
+
+/**
+ * satori's `loadAdditionalAsset`: an emoji's picture. No font is ever handed over here (see
+ * cardFonts): anything else has no asset, and drawableText has already replaced what no
+ * shipped font covers.
+ */
+export async function loadAdditionalAsset(code: string, segment: string): Promise<string | Font[]> {
+  if (code === "emoji") return emojiImage(segment) ?? [];
+  return [];
 }

@@ -7,7 +7,9 @@
  * instance: the PNG is kept in memory by version (a content hash, so it never goes stale),
  * capped in bytes, and concurrent first requests share one render. The version a name
  * currently has is kept in the profile cache (api/cache.ts, kind "card"), which the change
- * notifications empty on every edit, on every instance.
+ * notifications empty on every edit, on every instance. Every version is recorded with its
+ * facts in Postgres (api/sharing/card-versions.ts), so an old version's URL is drawn again,
+ * to the same bytes, on any instance, for as long as the version is kept.
  */
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
@@ -24,7 +26,8 @@ import type { AppContext } from "../context";
 import type { AppEnv } from "../env";
 import { findPublicProfile } from "../queries/profile";
 import { CARD_VERSION_PATTERN, type CardFacts, cardFacts, cardVersion } from "./card-facts";
-import { baseFonts, CARD_FONT_FAMILY, drawableText, loadAdditionalAsset } from "./card-fonts";
+import { CARD_FONT_FAMILY, cardFonts, drawableText, loadAdditionalAsset } from "./card-fonts";
+import { recordCardVersion, storedCardFacts } from "./card-versions";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 /** The PNGs one instance keeps (most recently used kept first). */
@@ -208,7 +211,7 @@ export async function renderCardSvg(facts: CardFacts, avatarPng?: string): Promi
   return satori(cardTree(facts, avatarPng) as unknown as ReactNode, {
     width: CARD_WIDTH,
     height: CARD_HEIGHT,
-    fonts: baseFonts(),
+    fonts: cardFonts([facts.username, facts.product, facts.bio ?? "", ...facts.names].map(drawableText)),
     loadAdditionalAsset,
   });
 }
@@ -242,6 +245,12 @@ export class CardStore {
 
   get size() {
     return this.pngs.size;
+  }
+
+  /** Forgets every PNG (tests: the next request for any version renders it again). */
+  clear() {
+    this.pngs.clear();
+    this.bytes = 0;
   }
 
   /** The version's PNG: from memory, or rendered once however many ask at the same time. */
@@ -305,28 +314,35 @@ async function currentCard(ctx: AppContext, name: string): Promise<CachedBody> {
   } else {
     const facts = cardFacts(profile);
     const version = cardVersion(facts);
-    const png = await cardStore(ctx).get(version, async () =>
-      renderCardPng(facts, await avatarPng(ctx.database.db, facts.avatar)),
-    );
-    body = {
-      status: 200,
-      body: png,
-      headers: [
-        ["content-type", "image/png"],
-        ["cache-control", IMMUTABLE],
-        ["content-location", cardPath(facts.username, version)],
-      ],
-      etag: `"${version}"`,
-    };
+    if (profile.userId) await recordCardVersion(ctx, profile.userId, facts, version);
+    body = await cardBody(ctx, facts, version);
   }
   ctx.caches.setProfile(name, "card", profile?.userId ?? null, body, since);
   return body;
 }
 
+/** The PNG of `facts` (drawn once per instance and version), as an immutable answer. */
+async function cardBody(ctx: AppContext, facts: CardFacts, version: string): Promise<CachedBody> {
+  const png = await cardStore(ctx).get(version, async () =>
+    renderCardPng(facts, await avatarPng(ctx.database.db, facts.avatar)),
+  );
+  return {
+    status: 200,
+    body: png,
+    headers: [
+      ["content-type", "image/png"],
+      ["cache-control", IMMUTABLE],
+      ["content-location", cardPath(facts.username, version)],
+    ],
+    etag: `"${version}"`,
+  };
+}
+
 /**
  * GET /og/:username/:version.png. The current version: the PNG, immutable. An older version
- * of an existing user's card: 302 to the current one (its URL keeps answering; the old picture
- * is not kept). An unknown or reserved name, or a malformed version: 404.
+ * of the user's card that is still kept (api/sharing/card-versions.ts): ITS picture, drawn from
+ * its stored facts, immutable too (an avatar deleted since is drawn as the initial). Any other
+ * version, an unknown or reserved name, or a malformed version: 404.
  */
 export const cardRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:username/:file", async (c) => {
   const name = c.req.param("username");
@@ -334,8 +350,10 @@ export const cardRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:username/:fi
   if (!isValidUsername(name) || isReservedUsername(name) || !CARD_VERSION_PATTERN.test(version)) {
     return c.json({ message: "Card not found" }, 404, { "Cache-Control": "no-cache" });
   }
-  const card = await currentCard(c.get("ctx"), name);
+  const ctx = c.get("ctx");
+  const card = await currentCard(ctx, name);
   if (card.status !== 200 || card.etag === `"${version}"`) return serveCached(card, c.req.raw);
-  const current = card.headers.find(([key]) => key === "content-location")?.[1] ?? "/";
-  return c.body(null, 302, { Location: current, "Cache-Control": "no-cache" });
+  const facts = await storedCardFacts(ctx.database.db, name, version);
+  if (!facts) return c.json({ message: "Card not found" }, 404, { "Cache-Control": "no-cache" });
+  return serveCached(await cardBody(ctx, facts, version), c.req.raw);
 });

@@ -10,6 +10,7 @@ import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import type Stripe from "stripe";
 import { freezeClock, resetClock } from "../../api/clock";
+import { cardFacts, cardMeta } from "../../api/sharing/card-facts";
 import { accounts, usernameHolds, users } from "../../db/schema";
 import { SETTINGS_MESSAGES } from "../../src/lib/account";
 import { MESSAGES } from "../../src/lib/messages";
@@ -47,7 +48,16 @@ const snapshot = () => snapshotTables(api.ctx.database.db);
 
 /** Every row in any table of the app that names the user (by id, customer id or token). */
 async function rowsNaming(userId: string): Promise<string[]> {
-  const tables = ["users", "sessions", "accounts", "verifications", "supplements", "images", "rate_limits"];
+  const tables = [
+    "users",
+    "sessions",
+    "accounts",
+    "verifications",
+    "supplements",
+    "images",
+    "rate_limits",
+    "card_versions",
+  ];
   const found: string[] = [];
   for (const table of tables) {
     const result = (await api.ctx.database.db.execute(
@@ -167,8 +177,11 @@ describe("deleted", () => {
         body: { email: user.email, password: user.password },
       }),
     );
-    // Cached on this instance before the deletion.
-    expect((await api.fetch(`/api/profile/${user.username}`)).status).toBe(200);
+    // Cached on this instance before the deletion; the social card drawn (its version recorded, issue 16).
+    const profile = await api.fetch(`/api/profile/${user.username}`);
+    expect(profile.status).toBe(200);
+    const card = cardMeta(api.url, cardFacts(await profile.json())).url;
+    expect((await api.fetch(card)).status).toBe(200);
     expect((await api.fetch("/api/auth/user", { headers: { cookie: otherDevice } })).status).toBe(200);
     expect((await api.fetch(avatar)).status).toBe(200);
 
@@ -184,6 +197,7 @@ describe("deleted", () => {
     }
     expect((await api.fetch(`/api/profile/${user.username}`)).status).toBe(404);
     expect((await api.fetch(avatar)).status).toBe(404);
+    expect((await api.fetch(card)).status).toBe(404);
     const signIn = await api.fetch("/api/auth/sign-in/email", {
       method: "POST",
       body: { email: user.email, password: user.password },

@@ -8,10 +8,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { eq, getTableColumns } from "drizzle-orm";
 import { WITHHELD_USER_COLUMNS } from "../../api/account/export";
 import { freezeClock, resetClock } from "../../api/clock";
+import { type CardFacts, cardFacts, cardVersion } from "../../api/sharing/card-facts";
 import { accounts, sessions, supplements, users } from "../../db/schema";
 import { EXPORT_FORMAT } from "../../src/lib/account";
 import { PRODUCT_NAME } from "../../src/lib/constants";
 import { dateIn } from "../../src/lib/dates";
+import { cardPath } from "../../src/lib/sharing";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, makePremium, supplementRows, userRow } from "../support/users";
 
@@ -163,6 +165,27 @@ describe("JSON", () => {
     const doc = (await (await exportOf(user)).json()) as Doc;
     expect(doc.intakes).toEqual([
       { date: today, supplementId: id, name: "Creatine", time: "anytime", status: "taken", at: expect.any(String) },
+    ]);
+  });
+
+  test("issue 16: every kept version of the social card, with what it showed, in `socialCards`", async () => {
+    const user = await createUser(api, { username: `card_${crypto.randomUUID().slice(0, 6)}` });
+    const shown: CardFacts[] = [];
+    for (const bio of ["First bio", "Second bio"]) {
+      const put = await api.fetch("/api/profile", { method: "PUT", headers: { cookie: user.cookie }, body: { bio } });
+      expect(put.status).toBe(200);
+      const facts = cardFacts(await (await api.fetch(`/api/profile/${user.username}`)).json());
+      // Drawing the card records its version.
+      expect((await api.fetch(cardPath(facts.username, cardVersion(facts)))).status).toBe(200);
+      shown.push(facts);
+    }
+    const doc = (await (await exportOf(user)).json()) as Doc;
+    expect(doc.socialCards).toEqual(
+      shown.map((facts) => ({ version: cardVersion(facts), recordedAt: expect.any(String), facts })),
+    );
+    expect(doc.socialCards).toEqual([
+      expect.objectContaining({ facts: expect.objectContaining({ username: user.username, bio: "First bio" }) }),
+      expect.objectContaining({ facts: expect.objectContaining({ username: user.username, bio: "Second bio" }) }),
     ]);
   });
 

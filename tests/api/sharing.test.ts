@@ -3,17 +3,22 @@
  * CARD_SCREENSHOTS=dir keeps the cards drawn here as PNG files.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import jsQR from "jsqr";
 import sharp from "sharp";
 import { cardStore, renderCardPng, renderCardSvg } from "../../api/sharing/card";
 import { cardFacts } from "../../api/sharing/card-facts";
 import { drawableText, FALLBACK_CHARACTER } from "../../api/sharing/card-fonts";
-import { startApi, type TestApi } from "../support/server";
+import { CARD_VERSIONS_KEPT } from "../../api/sharing/card-versions";
+import { cardVersions, images } from "../../db/schema";
+import { cardPath } from "../../src/lib/sharing";
+import { type QueryLoggingApi, startApiWithQueryLog } from "../support/query-log";
 import { createUser, uniqueName } from "../support/users";
 
-let api: TestApi;
+let api: QueryLoggingApi;
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApiWithQueryLog();
 });
 afterAll(async () => {
   await api.close();
@@ -53,32 +58,262 @@ describe("social card", () => {
     expect(store.renders).toBe(before + 1);
   });
 
-  test("the version changes on every edit that changes the card; the old URL still answers", async () => {
+  test("the version changes on every edit that changes the card; the old URL keeps ITS picture (immutable)", async () => {
     const name = uniqueName("ver");
     const user = await createUser(api, { username: name });
+    const store = cardStore(api.ctx);
+    const edits: [string, () => Promise<Response>][] = [
+      [
+        "bio",
+        () => api.fetch("/api/profile", { method: "PUT", body: { bio: "New bio" }, headers: { cookie: user.cookie } }),
+      ],
+      [
+        "a supplement",
+        () =>
+          api.fetch("/api/supplements", {
+            method: "POST",
+            body: { name: "Magnesium", quantityType: "Capsule(s)", frequency: "daily" },
+            headers: { cookie: user.cookie },
+          }),
+      ],
+      [
+        "the username's case",
+        () =>
+          api.fetch("/api/profile", {
+            method: "PUT",
+            body: { username: name.toUpperCase() },
+            headers: { cookie: user.cookie },
+          }),
+      ],
+    ];
+    const seen: { url: string; png: Uint8Array }[] = [];
+    const fetchPng = async (url: string) => {
+      const res = await api.fetch(url);
+      expect([url, res.status, res.headers.get("content-type")]).toEqual([url, 200, "image/png"]);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      const png = new Uint8Array(await res.arrayBuffer());
+      const meta = await sharp(png).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(["png", 1200, 630]);
+      return png;
+    };
+    const firstUrl = await ogImage(name);
+    seen.push({ url: firstUrl, png: await fetchPng(firstUrl) });
+    for (const [what, edit] of edits) {
+      expect([what, (await edit()).status]).toEqual([what, what === "a supplement" ? 201 : 200]);
+      const next = await ogImage(name.toUpperCase());
+      expect(seen.map((s) => s.url)).not.toContain(next);
+      const png = await fetchPng(next);
+      for (const old of seen) expect(Buffer.from(png).equals(Buffer.from(old.png))).toBe(false);
+      seen.push({ url: next, png });
+      // Every older URL answers its own picture, byte for byte: from memory here, and drawn
+      // again from its stored facts once this instance has forgotten every PNG and profile.
+      for (const forget of [false, true]) {
+        if (forget) {
+          store.clear();
+          api.ctx.caches.clear();
+        }
+        const renders = store.renders;
+        for (const old of seen.slice(0, -1)) {
+          expect([what, forget, old.url, Buffer.from(await fetchPng(old.url)).equals(Buffer.from(old.png))]).toEqual([
+            what,
+            forget,
+            old.url,
+            true,
+          ]);
+        }
+        // Forgotten: each old version drawn once more, and the current one (the name's card is read first).
+        expect(store.renders - renders).toBe(forget ? seen.length : 0);
+      }
+    }
+  });
+
+  test("an old card whose avatar was deleted since is drawn with the initial", async () => {
+    const name = uniqueName("ava");
+    const user = await createUser(api, { username: name });
+    const upload = async (colour: string) => {
+      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: colour } })
+        .png()
+        .toBuffer();
+      const form = new FormData();
+      form.append("profileImage", new File([new Uint8Array(png)], "a.png", { type: "image/png" }));
+      const up = await api.fetch("/api/upload/profile-image", {
+        method: "POST",
+        headers: { cookie: user.cookie },
+        body: form,
+      });
+      expect(up.status).toBe(201);
+      const { imageUrl } = (await up.json()) as { imageUrl: string };
+      const put = await api.fetch("/api/profile", {
+        method: "PUT",
+        headers: { cookie: user.cookie },
+        body: { profileImageUrl: imageUrl },
+      });
+      expect(put.status).toBe(200);
+      return imageUrl;
+    };
+    const first = await upload("#c33");
+    const profile = await (await api.fetch(`/api/profile/${name}`)).json();
+    const facts = cardFacts(profile);
+    expect(facts.avatar).toBe(first);
+    const url = await ogImage(name);
+    const withAvatar = new Uint8Array(await (await api.fetch(url)).arrayBuffer());
+    await upload("#33c"); // the first picture is nobody's avatar now: deleted
+    const firstId = first.replace(/^\/images\/|\.webp$/g, "");
+    expect(await api.ctx.database.db.select({ id: images.id }).from(images).where(eq(images.id, firstId))).toEqual([]);
+    cardStore(api.ctx).clear();
+    const res = await api.fetch(url);
+    expect(res.status).toBe(200);
+    const redrawn = Buffer.from(await res.arrayBuffer());
+    expect(redrawn.equals(Buffer.from(withAvatar))).toBe(false);
+    expect(redrawn.equals(Buffer.from(await renderCardPng(facts)))).toBe(true);
+  });
+
+  test("404 for a version never recorded, another user's version, and every version once the account is deleted", async () => {
+    const name = uniqueName("gone");
+    const user = await createUser(api, { username: name });
+    const other = uniqueName("other");
+    await createUser(api, { username: other });
     const first = await ogImage(name);
     expect((await api.fetch(first)).status).toBe(200);
-    const edits: (() => Promise<unknown>)[] = [
-      () => api.fetch("/api/profile", { method: "PUT", body: { bio: "New bio" }, headers: { cookie: user.cookie } }),
-      () =>
-        api.fetch("/api/supplements", {
-          method: "POST",
-          body: { name: "Magnesium", quantityType: "Capsule(s)", frequency: "daily" },
-          headers: { cookie: user.cookie },
-        }),
-    ];
-    let previous = first;
-    for (const edit of edits) {
-      await edit();
-      const next = await ogImage(name);
-      expect(next).not.toBe(previous);
-      expect((await api.fetch(next)).status).toBe(200);
-      // The old URL answers with the current card.
-      const old = await api.fetch(previous);
-      expect(old.status).toBe(302);
-      expect(new URL(old.headers.get("location") ?? "", api.url).href).toBe(next);
-      previous = next;
+    await api.fetch("/api/profile", { method: "PUT", body: { bio: "edited" }, headers: { cookie: user.cookie } });
+    const second = await ogImage(name);
+    expect((await api.fetch(second)).status).toBe(200);
+    expect((await api.fetch(first)).status).toBe(200);
+    const firstVersion = first.split("/").at(-1) as string;
+    for (const path of [
+      `/og/${name}/AAAAAAAAAAAAAAAA.png`, // well-formed, never recorded
+      `/og/${other}/${firstVersion}`, // recorded, but for another user
+    ]) {
+      const res = await api.fetch(path);
+      expect([path, res.status, res.headers.get("cache-control")]).toEqual([path, 404, "no-cache"]);
+      expect(await res.json()).toEqual({ message: "Card not found" });
     }
+    const rows = () => api.ctx.database.db.select().from(cardVersions).where(eq(cardVersions.userId, user.id));
+    expect((await rows()).length).toBe(2);
+    const del = await api.fetch("/api/account", {
+      method: "DELETE",
+      headers: { cookie: user.cookie },
+      body: { password: user.password, confirm: name },
+    });
+    expect(del.status).toBe(200);
+    expect(await rows()).toEqual([]);
+    for (const url of [first, second]) expect([url, (await api.fetch(url)).status]).toEqual([url, 404]);
+  });
+
+  test("after a rename, a card answers only under the name it shows while that name is the user's", async () => {
+    const name = uniqueName("was");
+    const user = await createUser(api, { username: name });
+    const before = await ogImage(name);
+    expect((await api.fetch(before)).status).toBe(200);
+    const renamed = uniqueName("now");
+    const put = await api.fetch("/api/profile", {
+      method: "PUT",
+      body: { username: renamed },
+      headers: { cookie: user.cookie },
+    });
+    expect(put.status).toBe(200);
+    const after = await ogImage(renamed);
+    expect((await api.fetch(after)).status).toBe(200);
+    const oldVersion = before.split("/").at(-1) as string;
+    for (const path of [`/og/${name}/${oldVersion}`, `/og/${renamed}/${oldVersion}`]) {
+      expect([path, (await api.fetch(path)).status]).toEqual([path, 404]);
+    }
+    // Back to the old name: its old card answers again (the row was kept).
+    const back = await api.fetch("/api/profile", {
+      method: "PUT",
+      body: { username: name },
+      headers: { cookie: user.cookie },
+    });
+    expect(back.status).toBe(200);
+    expect((await api.fetch(before)).status).toBe(200);
+  });
+
+  test(`the newest ${CARD_VERSIONS_KEPT} versions of a user are kept; older ones answer 404`, async () => {
+    const name = uniqueName("keep");
+    const user = await createUser(api, { username: name });
+    const versions: string[] = [];
+    // The card drawn after each of CARD_VERSIONS_KEPT + 1 edits: as many versions recorded, plus the first.
+    for (let i = 0; i <= CARD_VERSIONS_KEPT + 1; i++) {
+      if (i > 0) {
+        const put = await api.fetch("/api/profile", {
+          method: "PUT",
+          body: { bio: `Edit number ${i}` },
+          headers: { cookie: user.cookie },
+        });
+        expect(put.status).toBe(200);
+      }
+      const url = await ogImage(name);
+      expect((await api.fetch(url)).status).toBe(200);
+      versions.push(url.split("/").at(-1)?.replace(".png", "") as string);
+    }
+    expect(new Set(versions).size).toBe(CARD_VERSIONS_KEPT + 2);
+    const kept = await api.ctx.database.db
+      .select({ version: cardVersions.version })
+      .from(cardVersions)
+      .where(eq(cardVersions.userId, user.id));
+    expect(kept.map((r) => r.version).sort()).toEqual(versions.slice(2).sort());
+    for (const [i, version] of versions.entries()) {
+      const status = (await api.fetch(cardPath(name, version))).status;
+      expect([i, status]).toEqual([i, i < 2 ? 404 : 200]);
+    }
+  });
+
+  test("a version is written once, on the cold path only: a cached card sends no statement", async () => {
+    const name = uniqueName("once");
+    await createUser(api, { username: name });
+    const url = await ogImage(name);
+    const all: string[] = [];
+    // On Postgres the sign-up's change notifications may land after a read has filled the
+    // cache, and drop that copy once: read until a read sends nothing (milliseconds).
+    const started = performance.now();
+    let statements: string[] = [];
+    do {
+      api.queries.length = 0;
+      expect((await api.fetch(url)).status).toBe(200);
+      statements = [...api.queries];
+      all.push(...statements);
+      if (statements.length > 0) await Bun.sleep(10);
+    } while (statements.length > 0 && performance.now() - started < 1000);
+    expect(statements).toEqual([]); // warm: served from the profile cache
+    // However often the card was read cold, its version was written once.
+    expect(all.filter((q) => q.startsWith("insert") && q.includes("card_versions")).length).toBe(1);
+    api.ctx.caches.clear(); // cold again (an expired entry): the profile is read, the version is not written again
+    api.queries.length = 0;
+    expect((await api.fetch(url)).status).toBe(200);
+    expect(api.queries.length).toBeGreaterThan(0);
+    expect(api.queries.filter((q) => q.includes("card_versions"))).toEqual([]);
+  });
+
+  test("the same version draws the same bytes in a fresh process, whatever this one drew before", async () => {
+    // Han characters and kana that Noto Sans SC has, and so have the Noto Sans KR slices of
+    // some Hangul (更郎來: slice 2 with 휣; 之也二今他: slice 101 with 긔; 世事以分: 102 with 갠).
+    const target = cardFacts({
+      user: { username: "same_bytes", bio: "更郎來 之也二今他 世事以分 えけ · Привет 😀", profileImageUrl: null },
+      supplements: [{ name: "鱼油「高」" }, { name: "홍삼。" }],
+    });
+    // This process first draws cards whose Hangul brings in those Korean slices.
+    for (const bio of ["휣휤 긔깬 갠곶", "한국어。、「」 소개 · 홍삼"]) {
+      await renderCardPng(cardFacts({ user: { username: "before", bio, profileImageUrl: null }, supplements: [] }));
+    }
+    const here = Buffer.from(await renderCardPng(target));
+    const script = `
+      import { renderCardPng } from "./api/sharing/card";
+      const png = await renderCardPng(JSON.parse(process.env.FACTS));
+      process.stdout.write(Buffer.from(png).toString("base64"));
+    `;
+    const child = Bun.spawn([process.execPath, "-e", script], {
+      cwd: join(import.meta.dir, "../.."),
+      env: { ...process.env, FACTS: JSON.stringify(target) },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    expect([code, err]).toEqual([0, ""]);
+    expect(Buffer.from(out, "base64").equals(here)).toBe(true);
   });
 
   test("404 for a missing user, a reserved name and a malformed version", async () => {

@@ -17,7 +17,7 @@ import { PRODUCT_NAME, SOCIAL_LINKS } from "../../src/lib/constants";
 import { gotoHydrated } from "../support/e2e-ui";
 import { addSupplements, apiCall, type SupplementSeed, signUpWithApi } from "../support/e2e-users";
 import { becomePremium, routeStripe, startServerWithoutStripe } from "./stripe-double";
-import { horizontalOverflow } from "./support";
+import { expectNoA11yViolations, horizontalOverflow } from "./support";
 
 /** Width → a phone's, a tablet's or a laptop's height. */
 const VIEWPORTS = [
@@ -420,6 +420,66 @@ test("public profile of a 50-letter username, signed out", async ({ page, browse
     }),
   );
 });
+
+/**
+ * Issue 16's Share dialog on a phone: the QR code and every control of the dialog must be
+ * usable with a 50-character username, beyond not scrolling sideways (the sweep above):
+ * the QR code drawn and wholly on screen, each button and link inside the viewport and
+ * hit by a click there (nothing covers it), and axe-core clean. SCREENSHOTS keeps
+ * `card-share-dialog-{width}.png`.
+ */
+for (const width of [320, 360]) {
+  test(`Share dialog (issue 16) at ${width} px with a 50-character username: QR visible, buttons reachable, axe 0`, async ({
+    page,
+    baseURL,
+  }) => {
+    const { username } = await seedUser(page, baseURL as string, { username: "wide" });
+    await page.setViewportSize({ width, height: width === 320 ? 568 : 740 });
+    await gotoHydrated(page, "/");
+    await openDialog(page, "Share Profile", "Public Profile Preview");
+    const share = dialog(page, "Public Profile Preview");
+    const qr = share.getByRole("img", { name: `QR code for ${baseURL}/${username}` });
+    await qr.scrollIntoViewIfNeeded();
+    await expect(qr).toBeVisible();
+    await expect
+      .poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+    const inside = async (what: string, box: { x: number; y: number; width: number; height: number } | null) => {
+      expect(box, `${what} has a box`).not.toBeNull();
+      const b = box as { x: number; y: number; width: number; height: number };
+      expect([what, b.x >= 0, b.x + b.width <= width, b.width > 0, b.height > 0]).toEqual([
+        what,
+        true,
+        true,
+        true,
+        true,
+      ]);
+    };
+    await inside("the QR code", await qr.boundingBox());
+    const controls = [
+      share.getByRole("button", { name: "Copy Link" }),
+      share.getByRole("link", { name: "View Live" }),
+      share.getByRole("link", { name: "Download SVG" }),
+      share.getByRole("button", { name: "Download PNG" }),
+      share.getByRole("button", { name: "Close", exact: true }),
+    ];
+    for (const control of controls) {
+      const name = (await control.textContent())?.trim() || ((await control.getAttribute("aria-label")) ?? "a control");
+      await control.scrollIntoViewIfNeeded();
+      await inside(name, await control.boundingBox());
+      await control.click({ trial: true }); // visible, enabled, stable and not covered where it would be clicked
+    }
+    const overflow = await horizontalOverflow(page);
+    expect(overflow.scrolls, overflow.offenders.join("\n")).toBe(false);
+    expect(overflow.offenders).toEqual([]);
+    await expectNoA11yViolations(page);
+    if (SCREENSHOTS) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await share.getByRole("button", { name: "Download PNG" }).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, `card-share-dialog-${width}.png`) });
+    }
+  });
+}
 
 test("subscribe: the payment form (Stripe double)", async ({ page, baseURL }) => {
   await routeStripe(page);

@@ -8,7 +8,7 @@ import { expect, type Page, test } from "@playwright/test";
 import jsQR from "jsqr";
 import sharp from "sharp";
 import { gotoHydrated } from "../support/e2e-ui";
-import { addSupplements, signUpWithApi, uniqueUsername } from "../support/e2e-users";
+import { addSupplements, apiCall, signUpWithApi, uniqueUsername } from "../support/e2e-users";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
 
 const shots = process.env.SHARING_SCREENSHOTS;
@@ -81,6 +81,44 @@ test("the profile page's og:image is the 1200 × 630 card; printing gives one cl
   await expect(page.getByTestId("dose-row").first()).toBeHidden();
   await expect(page.getByRole("heading", { name: "Insights" })).toBeHidden();
   if (shots) await page.screenshot({ path: `${shots}/f16-print-dashboard.png`, fullPage: true });
+});
+
+test("the card version a page showed keeps its picture after an edit (recorded by the page, immutable)", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const user = await signUpWithApi(page.request, baseURL as string, { username: uniqueUsername("Old") });
+  await apiCall(page, baseURL as string, "PUT", "/api/profile", { bio: "Before the edit" });
+  const visitorContext = await browser.newContext({ baseURL });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`/${user.username}`);
+  const before = (await meta(visitor, "og:image")) as string;
+  // Nobody fetched the card yet: only the page has seen this version. Then the owner edits.
+  await apiCall(page, baseURL as string, "PUT", "/api/profile", { bio: "After the edit" });
+  await visitor.goto(`/${user.username}`);
+  const after = (await meta(visitor, "og:image")) as string;
+  expect(after).not.toBe(before);
+  const pictures: Buffer[] = [];
+  for (const url of [before, after]) {
+    const res = await visitor.request.get(url, { maxRedirects: 0 });
+    expect([url, res.status(), res.headers()["content-type"], res.headers()["cache-control"]]).toEqual([
+      url,
+      200,
+      "image/png",
+      "public, max-age=31536000, immutable",
+    ]);
+    const png = await res.body();
+    const size = await sharp(png).metadata();
+    expect([size.width, size.height]).toEqual([1200, 630]);
+    pictures.push(png);
+  }
+  expect(pictures[0]?.equals(pictures[1] as Buffer)).toBe(false);
+  // The old URL again: the same bytes.
+  expect((await (await visitor.request.get(before, { maxRedirects: 0 })).body()).equals(pictures[0] as Buffer)).toBe(
+    true,
+  );
+  await visitorContext.close();
 });
 
 test("Share dialog: a QR code of the profile URL, Download SVG and Download PNG decode to it", async ({

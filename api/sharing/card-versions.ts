@@ -1,0 +1,126 @@
+/**
+ * The versions a profile's social card has had (issue 16, table `card_versions`, migration
+ * 0008): a card URL is served `immutable`, so `/og/{username}/{version}.png` must keep giving
+ * the picture of THAT version after the profile changes. Each version's facts (CardFacts: a
+ * few hundred bytes of JSON) are kept, and an old version is drawn again from them.
+ *
+ * - Recorded when a version is first computed for the profile page or the card (the cold
+ *   paths: a cached page or card never gets here), with `insert … on conflict do nothing`,
+ *   and at most once per user and version on each instance (`recorded` remembers the last
+ *   version written per user), so a page re-rendered after its cache entry expired sends
+ *   no statement.
+ * - Kept: the newest CARD_VERSIONS_KEPT per user, in the order they were first recorded
+ *   (`seq`); older rows are deleted when a new version is recorded. Deleting the account
+ *   deletes them (foreign key, ON DELETE CASCADE). They are in the account export
+ *   (section `socialCards`): past bios and names are data about the user.
+ * - Served only under the name they show (case-insensitively) and only while that name is
+ *   the user's: after a rename the old name is a missing user (404), as for any card.
+ */
+import { and, asc, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { cardVersions, users } from "../../db/schema";
+import type { AppContext } from "../context";
+import { errorFields, log } from "../log";
+import { CARD_NAMES, CARD_TEMPLATE_REVISION, type CardFacts, cardVersion } from "./card-facts";
+
+/** How many versions of a user's card are kept (the newest, by when first recorded). */
+export const CARD_VERSIONS_KEPT = 20;
+
+/** Users whose last recorded version one instance remembers. */
+const RECORDED_USERS = 20_000;
+
+const recorded = new WeakMap<AppContext, Map<string, string>>();
+function recordedOf(ctx: AppContext): Map<string, string> {
+  let map = recorded.get(ctx);
+  if (!map) {
+    map = new Map();
+    recorded.set(ctx, map);
+  }
+  return map;
+}
+
+/**
+ * Keeps `facts` as a version of `userId`'s card (once: a version this instance already
+ * recorded for the user sends no statement). Never throws: a failure is logged, and the
+ * version is tried again the next time it is computed.
+ */
+export async function recordCardVersion(
+  ctx: AppContext,
+  userId: string,
+  facts: CardFacts,
+  version = cardVersion(facts),
+): Promise<void> {
+  const memo = recordedOf(ctx);
+  if (memo.get(userId) === version) return;
+  const db = ctx.database.db;
+  try {
+    const inserted = await db
+      .insert(cardVersions)
+      .values({ userId, version, revision: CARD_TEMPLATE_REVISION, facts })
+      .onConflictDoNothing()
+      .returning({ seq: cardVersions.seq });
+    if (inserted.length > 0) await prune(db, userId);
+    memo.delete(userId);
+    if (memo.size >= RECORDED_USERS) memo.delete(memo.keys().next().value as string);
+    memo.set(userId, version);
+  } catch (error) {
+    log.warn("card: version not recorded", { userId, version, ...errorFields(error) });
+  }
+}
+
+/** Deletes the user's versions older than the newest CARD_VERSIONS_KEPT. */
+async function prune(db: Db, userId: string) {
+  const cutoff = sql`(select ${cardVersions.seq} from ${cardVersions} where ${cardVersions.userId} = ${userId}
+    order by ${cardVersions.seq} desc offset ${CARD_VERSIONS_KEPT - 1} limit 1)`;
+  await db.delete(cardVersions).where(and(eq(cardVersions.userId, userId), lt(cardVersions.seq, cutoff)));
+}
+
+/** Stored JSON as CardFacts, or null when it is not their shape. */
+function asCardFacts(value: unknown): CardFacts | null {
+  if (!value || typeof value !== "object") return null;
+  const f = value as Record<string, unknown>;
+  const text = (v: unknown) => typeof v === "string";
+  const textOrNull = (v: unknown) => v === null || typeof v === "string";
+  if (!text(f.username) || !textOrNull(f.bio) || !textOrNull(f.avatar) || !text(f.product)) return null;
+  if (!Number.isInteger(f.count) || (f.count as number) < 0) return null;
+  if (!Array.isArray(f.names) || f.names.length > CARD_NAMES || !f.names.every(text)) return null;
+  return {
+    username: f.username as string,
+    bio: f.bio as string | null,
+    avatar: f.avatar as string | null,
+    count: f.count as number,
+    names: f.names as string[],
+    product: f.product as string,
+  };
+}
+
+/**
+ * The facts of `version` of the card of the user now called `name` (any case), when it was
+ * recorded, shows that name, and still hashes to `version`; otherwise null.
+ */
+export async function storedCardFacts(db: Db, name: string, version: string): Promise<CardFacts | null> {
+  const [row] = await db
+    .select({ revision: cardVersions.revision, facts: cardVersions.facts })
+    .from(cardVersions)
+    .innerJoin(users, eq(users.id, cardVersions.userId))
+    .where(and(sql`lower(${users.username}) = lower(${name})`, eq(cardVersions.version, version)))
+    .limit(1);
+  if (!row) return null;
+  const facts = asCardFacts(row.facts);
+  if (!facts || facts.username.toLowerCase() !== name.toLowerCase()) return null;
+  if (cardVersion(facts, row.revision) !== version) {
+    log.warn("card: a stored version does not match its facts", { name, version });
+    return null;
+  }
+  return facts;
+}
+
+/** The account export's `socialCards`: every kept version, oldest first. */
+export async function exportCardVersions(db: Db, userId: string) {
+  const rows = await db
+    .select({ version: cardVersions.version, recordedAt: cardVersions.createdAt, facts: cardVersions.facts })
+    .from(cardVersions)
+    .where(eq(cardVersions.userId, userId))
+    .orderBy(asc(cardVersions.seq));
+  return rows.map((r) => ({ version: r.version, recordedAt: r.recordedAt.toISOString(), facts: r.facts }));
+}

@@ -1,0 +1,26 @@
+/**
+ * What the public profile page (/{username}) reads from the server besides the profile itself
+ * (page-data/queries.ts publicProfile): its social card (issue 16) and the date it prints.
+ */
+import { now } from "../../api/clock";
+import { getContext } from "../../api/context";
+import type { FoundProfile } from "../../api/queries/profile";
+import { cardFacts, cardMeta, cardVersion } from "../../api/sharing/card-facts";
+import { recordCardVersion } from "../../api/sharing/card-versions";
+
+/** Tells server.ts's page cache whose page this is (stripped before it is sent). */
+export { PROFILE_USER_HEADER } from "../../api/cache";
+
+/**
+ * The og:image tags of a profile's social card: a 1200 × 630 PNG whose URL changes with what
+ * it shows. The version is recorded (once) so that its URL keeps its picture after an edit;
+ * this runs only when the page is rendered, never for a page served from the cache.
+ */
+export async function profileCard(profile: FoundProfile, origin: string) {
+  const facts = cardFacts(profile);
+  if (profile.userId) await recordCardVersion(await getContext(), profile.userId, facts, cardVersion(facts));
+  return cardMeta(origin, facts);
+}
+
+/** The instant the page is rendered (its 'Printed …' line without JavaScript). */
+export const renderedAt = (): Date => now();

@@ -2,21 +2,16 @@
  * Every table of the app as one JSON string, read in one round trip: compare a snapshot
  * taken before a refused request with one taken after, and any write shows.
  */
-import { sql } from "drizzle-orm";
+import { getTableName, is, sql } from "drizzle-orm";
+import { PgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client";
+import * as schema from "../../db/schema";
 
-export const APP_TABLES = [
-  "users",
-  "sessions",
-  "accounts",
-  "verifications",
-  "supplements",
-  "images",
-  "stripe_events",
-  "rate_limits",
-  "auth_rate_limits",
-  "username_holds",
-] as const;
+/** Every table db/schema.ts declares: a table added later is in every snapshot without a list to keep. */
+export const APP_TABLES: readonly string[] = Object.values(schema)
+  .filter((value): value is PgTable => is(value, PgTable))
+  .map((table) => getTableName(table))
+  .sort();
 
 export async function snapshotTables(db: Db, tables: readonly string[] = APP_TABLES): Promise<string> {
   const select = tables

@@ -15,9 +15,10 @@ import { clientAddress } from "./api/client-address";
 import { ConfigError, initContext } from "./api/context";
 import type { HostEnv } from "./api/env";
 import { isDatabaseUnavailable } from "./api/http";
+import { heldImage, imageResponse } from "./api/images";
 import { counterOf, countView } from "./api/insights/counter";
-import { errorFields, log } from "./api/log";
-import { securityHeaders, withSecurityHeaders } from "./api/security";
+import { errorFields, flushLogs, log } from "./api/log";
+import { securityHeadersOf, withSecurityHeaders } from "./api/security";
 import { hasSessionCookie } from "./api/session-cookie";
 import { isSharingPath } from "./api/sharing/qr";
 import type { Database } from "./db/client";
@@ -75,18 +76,20 @@ async function main() {
   const api = createApp(ctx);
   void counterOf(ctx).flush(); // issue 14: the counter starts and reads the day's visitor salt
   const files = loadStaticFiles(clientDir);
-  const headers = securityHeaders(config);
-  const profilePage = profilePages(ctx.caches, render);
+  // The same object for every answer, so answers kept in memory keep their final headers (api/security.ts).
+  const headers = securityHeadersOf(config);
+  const profilePage = profilePages(ctx.caches, render, headers);
   let inFlight = 0;
 
-  async function dispatch(request: Request, url: URL, env: HostEnv): Promise<Response> {
+  /** The answer; at once (no promise) when it comes from memory: static files, cached pages and images. */
+  function dispatch(request: Request, url: URL, env: HostEnv): Response | Promise<Response> {
     const path = url.pathname;
-    if (path === "/api" || path.startsWith("/api/") || path.startsWith(IMAGES_PREFIX)) return api.fetch(request, env);
-    if (path.startsWith("/go/")) {
-      // Issue 14: 'View Product' redirects (api/go.ts); their 404 is the site's 404 page.
-      const go = await api.fetch(request, env);
-      return go.status === 404 ? render(new Request(new URL("/404", url), request)) : go;
+    if (path.startsWith(IMAGES_PREFIX)) {
+      const image = (request.method === "GET" || request.method === "HEAD") && heldImage(ctx, path);
+      return image ? imageResponse(image, request, headers) : api.fetch(request, env);
     }
+    if (path === "/api" || path.startsWith("/api/")) return api.fetch(request, env);
+    if (path.startsWith("/go/")) return go(request, url, env);
     if (isSharingPath(path) && (request.method === "GET" || request.method === "HEAD")) return api.fetch(request, env);
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.
@@ -94,15 +97,36 @@ async function main() {
         return render(new Request(new URL("/dashboard", url), request));
       }
       const file = files.get(path);
-      if (file) return serveStatic(file, request);
+      if (file) return serveStatic(file, request, headers);
       const name = profileName(path);
       if (name) {
-        const page = await profilePage(name, request);
-        countView(ctx, request, page, ctx.caches.profileOwner(name), env.clientAddress); // issue 14: in memory only
-        return page;
+        const page = profilePage(name, request);
+        // Issue 14: in memory only.
+        const count = (answer: Response) => {
+          countView(ctx, request, answer, ctx.caches.profileOwner(name), env.clientAddress);
+          return answer;
+        };
+        return page instanceof Response ? count(page) : page.then(count);
       }
     }
     return render(request);
+  }
+
+  // Issue 14: 'View Product' redirects (api/go.ts); their 404 is the site's 404 page.
+  async function go(request: Request, url: URL, env: HostEnv): Promise<Response> {
+    const answer = await api.fetch(request, env);
+    return answer.status === 404 ? render(new Request(new URL("/404", url), request)) : answer;
+  }
+
+  /** The answer to a request that failed: 503 while the database is unreachable, else 500. */
+  function failure(error: unknown, request: Request, path: string): Response {
+    if (isDatabaseUnavailable(error)) {
+      markDatabaseTrouble();
+      log.warn("database unavailable", { method: request.method, path, ...errorFields(error) });
+      return unavailable(answerFor(path));
+    }
+    log.error("request failed", { method: request.method, path, ...errorFields(error) });
+    return serverError(answerFor(path));
   }
 
   const shutdown = new Shutdown({
@@ -114,7 +138,7 @@ async function main() {
     hostname: config.HOST,
     port: config.PORT,
     maxRequestBodySize: BUN_BODY_CEILING,
-    fetch: shutdown.handler(async (request, server) => {
+    fetch: shutdown.handler((request, server) => {
       const started = performance.now();
       inFlight++;
       let url: URL | undefined;
@@ -130,36 +154,12 @@ async function main() {
         };
         return address.value;
       };
-      let response: Response;
-      try {
-        url = requestUrl(request);
-        if (!url) {
-          response = badHost();
-          return finish(response);
-        }
-        const env: HostEnv = { server, clientAddress: addressOf };
-        const target = url;
-        response = await withTroubleDeadline(withBodyLimit(request, (limited) => dispatch(limited, target, env)));
-      } catch (error) {
-        const path = url?.pathname ?? "";
-        if (isDatabaseUnavailable(error)) {
-          markDatabaseTrouble();
-          log.warn("database unavailable", { method: request.method, path, ...errorFields(error) });
-          response = unavailable(answerFor(path));
-        } else {
-          log.error("request failed", { method: request.method, path, ...errorFields(error) });
-          response = serverError(answerFor(path));
-        }
-      } finally {
+      const finish = (answer: Response): Response => {
         inFlight--;
-      }
-      return finish(response);
-
-      function finish(answer: Response): Response {
         if (answer.status === 503 && answer.headers.has("retry-after")) markDatabaseTrouble();
         const secured = withSecurityHeaders(answer, headers);
         if (log.enabled("info")) {
-          log.info("request", {
+          log.request({
             method: request.method,
             path: url?.pathname ?? "(no usable host)",
             status: secured.status,
@@ -168,7 +168,20 @@ async function main() {
           });
         }
         return secured;
+      };
+      const failed = (error: unknown) => finish(failure(error, request, url?.pathname ?? ""));
+      let answer: Response | Promise<Response>;
+      try {
+        url = requestUrl(request);
+        if (!url) return finish(badHost());
+        const env: HostEnv = { server, clientAddress: addressOf, security: headers };
+        const target = url;
+        answer = withBodyLimit(request, (limited) => dispatch(limited, target, env));
+      } catch (error) {
+        return failed(error);
       }
+      // Only work that waits (on the database, a render) can be cut short while in trouble.
+      return answer instanceof Response ? finish(answer) : withTroubleDeadline(answer).then(finish, failed);
     }),
     error(error) {
       log.error("server error", errorFields(error));
@@ -186,7 +199,10 @@ async function main() {
       await counterOf(ctx).flush(); // issue 14: views and clicks still in memory
       await database.close();
     },
-    exit: (code) => process.exit(code),
+    exit: (code) => {
+      flushLogs(); // every request's line is out before the process ends
+      process.exit(code);
+    },
   });
 }
 

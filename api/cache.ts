@@ -14,6 +14,9 @@
  *   user's list, and on the `{"t": user}` notifications of migration 0007 (log, versions).
  * - `sessions`: session cookies this instance has verified with better-auth, by the
  *   cookie's exact (signed) value, for a short window (SESSION_COOKIE_CACHE_SECONDS).
+ * - `images`: uploaded avatars by id, capped in bytes (IMAGE_CACHE_MB; api/image-cache.ts).
+ *   Dropped on the `{"i": id}` notification the deleting statement sends (api/images.ts) and
+ *   with their user (`u`: a deleted account takes its images with it).
  *
  * Database triggers (migrations 0001, 0002) announce every change to users and
  * supplements, and every ended session, on the channel `stacktrack_changes`; each
@@ -26,7 +29,9 @@
  */
 import type { User } from "../db/schema";
 import { isValidUsername } from "../src/lib/validation";
+import { DEFAULT_IMAGE_BYTES, ImageCache } from "./image-cache";
 import { log } from "./log";
+import { markSecured, securedHeaders } from "./security";
 
 export const CHANGES_CHANNEL = "stacktrack_changes";
 /** Set by the profile page for the server's cache bookkeeping; removed before sending. */
@@ -65,6 +70,8 @@ export interface CachesOptions {
   ttlMs?: number;
   /** The most bytes of profile pages and JSON kept (PROFILE_CACHE_MB). */
   profileBytes?: number;
+  /** The most bytes of avatars kept (IMAGE_CACHE_MB). */
+  imageBytes?: number;
 }
 
 const ENTRY_OVERHEAD = 128;
@@ -108,10 +115,13 @@ export class Caches {
   private profileBytes = 0;
   readonly ttlMs: number;
   readonly maxProfileBytes: number;
+  /** Uploaded avatars (immutable under their URL), until deleted. */
+  readonly images: ImageCache;
 
   constructor(options: CachesOptions = {}) {
     this.ttlMs = options.ttlMs ?? 5 * 60_000;
     this.maxProfileBytes = options.profileBytes ?? DEFAULT_PROFILE_BYTES;
+    this.images = new ImageCache(options.imageBytes ?? DEFAULT_IMAGE_BYTES);
   }
 
   /** Bytes of profile pages and JSON held now (for tests and logs). */
@@ -321,6 +331,7 @@ export class Caches {
       this.users.delete(change.userId);
       this.lists.delete(change.userId);
       this.todays.delete(change.userId);
+      this.images.dropUser(change.userId);
       for (const key of [...(this.keysByUser.get(change.userId) ?? [])]) {
         this.mark(`p:${key}`);
         this.dropProfile(key);
@@ -345,12 +356,14 @@ export class Caches {
     this.todays.clear();
     this.sessions.clear();
     this.sessionsByUser.clear();
+    this.images.clear();
   }
 
   /** Applies a notification payload from the database. */
   applyNotification(payload: string) {
     try {
-      const message = JSON.parse(payload) as { u?: string; n?: (string | null)[]; s?: string; t?: string };
+      const message = JSON.parse(payload) as { u?: string; n?: (string | null)[]; s?: string; t?: string; i?: string };
+      if (message.i) this.images.drop(message.i);
       if (message.s) this.dropSessionsOf(message.s);
       if (message.t) this.dropTodays(message.t);
       if (message.u || message.n) this.invalidate({ userId: message.u, names: message.n });
@@ -371,8 +384,25 @@ export async function toCachedBody(response: Response): Promise<CachedBody> {
   return { status: response.status, body, headers, etag: `"${Bun.hash(body).toString(36)}"` };
 }
 
-/** Serves a cached body, answering 304 to a matching If-None-Match. */
-export function serveCached(cached: CachedBody, request: Request): Response {
+/** The final headers of a cached body's answers (the same for its 200 and its 304), once per body. */
+const securedOf = new WeakMap<CachedBody, { security: Record<string, string>; headers: Headers }>();
+
+/**
+ * Serves a cached body, answering 304 to a matching If-None-Match. With `security` (the
+ * server's security headers, api/security.ts securityHeadersOf), the answer carries its final
+ * headers, worked out on first use of the body instead of on every request.
+ */
+export function serveCached(cached: CachedBody, request: Request, security?: Record<string, string>): Response {
+  if (security) {
+    let secured = securedOf.get(cached);
+    if (secured?.security !== security) {
+      secured = { security, headers: securedHeaders([...cached.headers, ["ETag", cached.etag]], security) };
+      securedOf.set(cached, secured);
+    }
+    const notModified = request.headers.get("if-none-match") === cached.etag;
+    const body = notModified || request.method === "HEAD" ? null : cached.body;
+    return markSecured(new Response(body, { status: notModified ? 304 : cached.status, headers: secured.headers }));
+  }
   const headers = new Headers(cached.headers);
   headers.set("ETag", cached.etag);
   if (request.headers.get("if-none-match") === cached.etag) {

@@ -46,7 +46,10 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
     kind: database.kind,
     ...(database.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
   });
-  const caches = new Caches({ profileBytes: config.PROFILE_CACHE_MB * 1024 * 1024 });
+  const caches = new Caches({
+    profileBytes: config.PROFILE_CACHE_MB * 1024 * 1024,
+    imageBytes: config.IMAGE_CACHE_MB * 1024 * 1024,
+  });
   await database.listen(
     CHANGES_CHANNEL,
     (payload) => caches.applyNotification(payload),

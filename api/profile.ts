@@ -8,7 +8,7 @@ import { profileUpdateSchema } from "../src/lib/validation";
 import { isUsernameHeld } from "./account/holds";
 import { serveCached, toCachedBody } from "./cache";
 import { rateLimitKey } from "./client-address";
-import { type AppEnv, requireUser } from "./env";
+import { type AppEnv, type HostEnv, requireUser } from "./env";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
 import { findPublicProfile } from "./queries/profile";
@@ -37,7 +37,7 @@ export const profileRoutes = new Hono<AppEnv>()
     if (address) profileLimiter(ctx).hit(rateLimitKey(address));
     const name = c.req.param("username");
     const cached = ctx.caches.getProfile(name, "json");
-    if (cached) return serveCached(cached, c.req.raw);
+    if (cached) return serveCached(cached, c.req.raw, (c.env as Partial<HostEnv> | undefined)?.security);
     const since = ctx.caches.begin();
     const profile = await findPublicProfile(ctx.database.db, name, ctx.config.origin);
     const response = profile
@@ -86,7 +86,7 @@ export const profileRoutes = new Hono<AppEnv>()
       c.get("ctx").caches.invalidate({ userId: user.id, names: [user.username, updated.username] });
       if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== user.profileImageUrl) {
         // The old avatar is no longer anyone's: remove it.
-        await pruneImages(c.get("ctx").database.db, user.id);
+        await pruneImages(c.get("ctx").database.db, user.id, c.get("ctx").caches.images);
       }
       return c.json(toUserJson(updated));
     } catch (error) {

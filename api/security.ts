@@ -34,19 +34,49 @@ export function cspFor(response: Response): string {
   return type.startsWith("text/html") ? STATIC_PAGE_CSP : NON_PAGE_CSP;
 }
 
+function applySecurityHeaders(target: Response, headers: Record<string, string>): Response {
+  for (const k in headers) if (!target.headers.has(k)) target.headers.set(k, headers[k] as string);
+  target.headers.set("Content-Security-Policy", cspFor(target));
+  return target;
+}
+
+/** Answers made with `securedHeaders` (nothing left to add): withSecurityHeaders passes them through. */
+const secured = new WeakSet<Response>();
+
 /** Adds the security headers to a response, in place when its headers can be changed. */
 export function withSecurityHeaders(response: Response, headers: Record<string, string>): Response {
-  const apply = (target: Response) => {
-    for (const [k, v] of Object.entries(headers)) if (!target.headers.has(k)) target.headers.set(k, v);
-    target.headers.set("Content-Security-Policy", cspFor(target));
-    return target;
-  };
+  if (secured.has(response)) return response;
   try {
-    return apply(response);
+    return applySecurityHeaders(response, headers);
   } catch {
     // Immutable headers (a fetched or redirect response): copy it.
-    return apply(new Response(response.body, response));
+    return applySecurityHeaders(new Response(response.body, response), headers);
   }
+}
+
+/**
+ * The headers withSecurityHeaders leaves on an answer that carries `list`, worked out once:
+ * for answers kept in memory (profile pages, images), made at fill time instead of per request.
+ */
+export function securedHeaders(list: HeadersInit, headers: Record<string, string>): Headers {
+  return applySecurityHeaders(new Response(null, { headers: list }), headers).headers;
+}
+
+/** `response`, whose headers came from `securedHeaders`: withSecurityHeaders leaves it as it is. */
+export function markSecured(response: Response): Response {
+  secured.add(response);
+  return response;
+}
+
+const memo = new WeakMap<object, Record<string, string>>();
+/** securityHeaders(config), made once per configuration (one object, so cached answers can be keyed by it). */
+export function securityHeadersOf(config: Pick<Config, "production">): Record<string, string> {
+  let headers = memo.get(config);
+  if (!headers) {
+    headers = securityHeaders(config);
+    memo.set(config, headers);
+  }
+  return headers;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -38,11 +38,36 @@ const MAX_SEEN = 200_000;
 
 type Db = Database["db"];
 
+/** isbot's verdicts on the User-Agents seen lately: its list is a long pattern, a browser sends one string. */
+const botVerdicts = new Map<string, boolean>();
+const MAX_VERDICTS = 1000;
+const MAX_REMEMBERED_AGENT = 512;
+
+function isBotAgent(agent: string): boolean {
+  let verdict = botVerdicts.get(agent);
+  if (verdict === undefined) {
+    verdict = isbot(agent);
+    if (agent.length <= MAX_REMEMBERED_AGENT) {
+      if (botVerdicts.size >= MAX_VERDICTS) botVerdicts.clear();
+      botVerdicts.set(agent, verdict);
+    }
+  }
+  return verdict;
+}
+
 /** Whether a request may count at all: a GET from something that is not a known bot. */
 export function countable(request: Request): boolean {
   if (request.method !== "GET") return false;
   const agent = request.headers.get("user-agent") ?? "";
-  return agent.trim() !== "" && !isbot(agent);
+  return agent.trim() !== "" && !isBotAgent(agent);
+}
+
+let lastDay = { number: Number.NaN, date: "" };
+/** utcDate(at), made once per UTC day. */
+function dayOf(at: Date): string {
+  const number = Math.floor(at.getTime() / 86_400_000);
+  if (number !== lastDay.number) lastDay = { number, date: utcDate(at) };
+  return lastDay.date;
 }
 
 interface ViewEntry {
@@ -84,7 +109,7 @@ export class InsightsCounter {
 
   /** One view of `userId`'s page by a visitor (address and User-Agent), at `at`. */
   view(userId: string, visitor: { address: string | undefined; agent: string }, at: Date = now()) {
-    const day = utcDate(at);
+    const day = dayOf(at);
     const key = `${userId}|${day}`;
     let entry = this.views.get(key);
     if (!entry) {

@@ -14,8 +14,6 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import type { ReactNode } from "react";
-import satori from "satori";
-import sharp from "sharp";
 import type { Db } from "../../db/client";
 import { images } from "../../db/schema";
 import { isReservedUsername } from "../../src/lib/constants";
@@ -208,6 +206,8 @@ export function cardTree(facts: CardFacts, avatarPng?: string): El {
 
 /** The card as SVG (glyphs as paths: no text, no font, no markup from the user in it). */
 export async function renderCardSvg(facts: CardFacts, avatarPng?: string): Promise<string> {
+  // Loaded on the first card, not at start (issue 17: start-up time).
+  const { default: satori } = await import("satori");
   return satori(cardTree(facts, avatarPng) as unknown as ReactNode, {
     width: CARD_WIDTH,
     height: CARD_HEIGHT,
@@ -218,6 +218,7 @@ export async function renderCardSvg(facts: CardFacts, avatarPng?: string): Promi
 
 export async function renderCardPng(facts: CardFacts, avatarPng?: string): Promise<Uint8Array<ArrayBuffer>> {
   const svg = await renderCardSvg(facts, avatarPng);
+  const { default: sharp } = await import("sharp");
   const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
   return new Uint8Array(png);
 }
@@ -228,6 +229,7 @@ async function avatarPng(db: Db, avatar: string | null): Promise<string | undefi
   if (!id) return undefined;
   const [row] = await db.select({ data: images.data }).from(images).where(eq(images.id, id)).limit(1);
   if (!row) return undefined;
+  const { default: sharp } = await import("sharp");
   const png = await sharp(new Uint8Array(row.data)).resize(256, 256, { fit: "cover" }).png().toBuffer();
   return `data:image/png;base64,${png.toString("base64")}`;
 }

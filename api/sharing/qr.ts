@@ -5,7 +5,6 @@
  * (kind "qr"), which every change notification empties like the page's.
  */
 import { Hono } from "hono";
-import QRCode from "qrcode";
 import { isReservedUsername } from "../../src/lib/constants";
 import { isValidUsername } from "../../src/lib/validation";
 import { serveCached, toCachedBody } from "../cache";
@@ -19,7 +18,9 @@ const QR_CACHE_CONTROL = "public, max-age=3600";
 export const isSharingPath = (path: string) => path.startsWith("/og/") || /^\/[^/]+\/qr\.svg$/.test(path);
 
 /** The QR code of `text` as an SVG document, 512 px with the standard 4-module quiet zone. */
-export function qrSvg(text: string): Promise<string> {
+export async function qrSvg(text: string): Promise<string> {
+  // Loaded on the first code, not at start (issue 17: start-up time).
+  const { default: QRCode } = await import("qrcode");
   return QRCode.toString(text, {
     type: "svg",
     errorCorrectionLevel: "M",

@@ -49,18 +49,21 @@ function limitBody(request: Request, max: number): { request: Request; exceeded:
 /**
  * `handle(request)` with the body limit applied: a declared body over MAX_BODY_BYTES is a 413
  * before anything is read; a streamed one is handed over counted, and answered 413 once it
- * passes the limit, whatever the handler made of the cut-off body.
+ * passes the limit, whatever the handler made of the cut-off body. A request without a body
+ * goes straight to `handle` (its answer as it comes: a Response, or a promise of one).
  */
-export async function withBodyLimit(
+export function withBodyLimit(
   request: Request,
-  handle: (request: Request) => Promise<Response>,
-): Promise<Response> {
+  handle: (request: Request) => Response | Promise<Response>,
+): Response | Promise<Response> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return bodyTooLarge();
   const limited = limitBody(request, MAX_BODY_BYTES);
   if (limited.request === request) return handle(request);
   // A copy the socket does not know: the client address was decided from the original
   // request (HostEnv.clientAddress), which is what the app uses.
-  const response = await handle(limited.request);
-  return limited.exceeded() ? bodyTooLarge() : response;
+  return (async () => {
+    const response = await handle(limited.request);
+    return limited.exceeded() ? bodyTooLarge() : response;
+  })();
 }

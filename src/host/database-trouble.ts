@@ -29,24 +29,34 @@ export function markDatabaseTrouble() {
 
 /**
  * The work's answer; while the database is in trouble and the work takes too long, an error
- * that reads as "database unavailable" (api/http.ts isDatabaseUnavailable) instead.
+ * that reads as "database unavailable" (api/http.ts isDatabaseUnavailable) instead. (One
+ * promise per request: no race, no timer; the ticker above looks at the waiting set only
+ * while in trouble.)
  */
-export async function withTroubleDeadline<T>(work: Promise<T>): Promise<T> {
-  let entry: { started: number; expire: () => void } | undefined;
-  const expired = new Promise<typeof DEADLINE>((resolve) => {
-    entry = { started: Date.now(), expire: () => resolve(DEADLINE) };
+export function withTroubleDeadline<T>(work: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const entry = {
+      started: Date.now(),
+      expire: () => {
+        waiting.delete(entry);
+        work.catch(() => {}); // abandoned: its outcome no longer matters
+        reject(
+          Object.assign(new Error(`the database did not answer within ${TROUBLE_DEADLINE_MS} ms`), {
+            code: "ETIMEDOUT",
+          }),
+        );
+      },
+    };
     waiting.add(entry);
+    work.then(
+      (answer) => {
+        waiting.delete(entry);
+        resolve(answer);
+      },
+      (error) => {
+        waiting.delete(entry);
+        reject(error);
+      },
+    );
   });
-  try {
-    const answer = await Promise.race([work, expired]);
-    if (answer !== DEADLINE) return answer;
-    work.catch(() => {}); // abandoned: its outcome no longer matters
-    throw Object.assign(new Error(`the database did not answer within ${TROUBLE_DEADLINE_MS} ms`), {
-      code: "ETIMEDOUT",
-    });
-  } finally {
-    if (entry) waiting.delete(entry);
-  }
 }
-
-const DEADLINE = Symbol("deadline");

@@ -12,11 +12,16 @@ export function profileName(path: string): string | undefined {
   return name && isValidUsername(name) && !isReservedUsername(name) ? name : undefined;
 }
 
-/** Serves `/{name}` from `caches`, rendering (with `render`) and keeping the page when it has none. */
-export function profilePages(caches: Caches, render: (request: Request) => Promise<Response>) {
-  return async function profilePage(name: string, request: Request): Promise<Response> {
-    const cached = caches.getProfile(name, "page");
-    if (cached) return serveCached(cached, request);
+/**
+ * Serves `/{name}` from `caches` (at once, with the final headers: `security` is the server's
+ * security headers), rendering (with `render`) and keeping the page when it has none.
+ */
+export function profilePages(
+  caches: Caches,
+  render: (request: Request) => Promise<Response>,
+  security?: Record<string, string>,
+) {
+  async function fill(name: string, request: Request): Promise<Response> {
     const since = caches.begin();
     const response = await render(new Request(request.url, { headers: { accept: "text/html" } }));
     if ((response.status !== 200 && response.status !== 404) || response.headers.has("set-cookie")) return response;
@@ -24,6 +29,10 @@ export function profilePages(caches: Caches, render: (request: Request) => Promi
     const userId = response.headers.get(PROFILE_USER_HEADER);
     body.headers = body.headers.filter(([key]) => key !== PROFILE_USER_HEADER);
     caches.setProfile(name, "page", userId, body, since);
-    return serveCached(body, request);
+    return serveCached(body, request, security);
+  }
+  return function profilePage(name: string, request: Request): Response | Promise<Response> {
+    const cached = caches.getProfile(name, "page");
+    return cached ? serveCached(cached, request, security) : fill(name, request);
   };
 }

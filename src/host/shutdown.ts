@@ -42,7 +42,7 @@ export interface ShutdownHooks {
   exit(code: number): void;
 }
 
-type FetchHandler = (request: Request, server: Bun.Server<undefined>) => Promise<Response>;
+type FetchHandler = (request: Request, server: Bun.Server<undefined>) => Response | Promise<Response>;
 
 export const HEALTH_PATH = "/api/health";
 export const FINISH_MS = 15_000;
@@ -95,14 +95,15 @@ export class Shutdown {
    * handler's answer is passed through untouched.
    */
   handler(fetch: FetchHandler): FetchHandler {
-    return async (request, server) => {
+    // Asked after the work: a request that began before the signal is answered during the drain.
+    const marked = (response: Response) => (this.#phase === "serving" ? response : withConnectionClose(response));
+    return (request, server) => {
       if (this.#phase !== "serving" && pathOf(request.url) === HEALTH_PATH) {
         const answer = drainingHealth();
         return this.#options.decorate ? this.#options.decorate(answer) : answer;
       }
-      const response = await fetch(request, server);
-      // Asked after the work: a request that began before the signal is answered during the drain.
-      return this.#phase === "serving" ? response : withConnectionClose(response);
+      const response = fetch(request, server);
+      return response instanceof Response ? marked(response) : response.then(marked);
     };
   }
 

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { markSecured, securedHeaders } from "../../api/security";
 
 export interface StaticFile {
   body: Uint8Array<ArrayBuffer>;
@@ -12,6 +13,8 @@ export interface StaticFile {
   type: string;
   etag: string;
   cacheControl: string;
+  /** Its answers' final headers (security headers included), made on first use. */
+  secured?: { security: Record<string, string>; plain: Headers; gzip?: Headers; notModified: Headers };
 }
 
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
@@ -49,17 +52,46 @@ export function loadStaticFiles(dir: string): Map<string, StaticFile> {
   return files;
 }
 
-/** One loaded file as the answer to a GET or HEAD: 304 when the client has it, gzip when it takes it. */
-export function serveStatic(file: StaticFile, request: Request): Response {
-  const headers: Record<string, string> = {
+const acceptsGzip = (request: Request) => /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+
+/**
+ * One loaded file as the answer to a GET or HEAD: 304 when the client has it, gzip when it
+ * takes it. With `security` (the server's security headers), the answer carries its final
+ * headers, made once per file.
+ */
+export function serveStatic(file: StaticFile, request: Request, security?: Record<string, string>): Response {
+  if (security) {
+    let secured = file.secured;
+    if (secured?.security !== security) {
+      const base = staticHeaders(file);
+      secured = {
+        security,
+        plain: securedHeaders(base, security),
+        gzip: file.gzip ? securedHeaders({ ...base, "Content-Encoding": "gzip" }, security) : undefined,
+        notModified: securedHeaders(base, security),
+      };
+      file.secured = secured;
+    }
+    if (request.headers.get("if-none-match") === file.etag) {
+      return markSecured(new Response(null, { status: 304, headers: secured.notModified }));
+    }
+    const gzip = secured.gzip && acceptsGzip(request);
+    const body = request.method === "HEAD" ? null : gzip ? file.gzip : file.body;
+    return markSecured(new Response(body, { headers: gzip ? secured.gzip : secured.plain }));
+  }
+  const headers = staticHeaders(file);
+  if (request.headers.get("if-none-match") === file.etag) return new Response(null, { status: 304, headers });
+  const gzip = file.gzip && acceptsGzip(request);
+  if (gzip) headers["Content-Encoding"] = "gzip";
+  const body = gzip ? file.gzip : file.body;
+  return new Response(request.method === "HEAD" ? null : body, { headers });
+}
+
+function staticHeaders(file: StaticFile): Record<string, string> {
+  return {
     "Content-Type": file.type,
     "Cache-Control": file.cacheControl,
     ETag: file.etag,
     Vary: "Accept-Encoding",
   };
-  if (request.headers.get("if-none-match") === file.etag) return new Response(null, { status: 304, headers });
-  const gzip = file.gzip && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-  if (gzip) headers["Content-Encoding"] = "gzip";
-  const body = gzip ? file.gzip : file.body;
-  return new Response(request.method === "HEAD" ? null : body, { headers });
 }

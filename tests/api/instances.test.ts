@@ -18,7 +18,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import type Stripe from "stripe";
 import { type Database, openDatabase } from "../../db/client";
-import { rateLimits, stripeEvents, users } from "../../db/schema";
+import { images, rateLimits, stripeEvents, users } from "../../db/schema";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, startInstance } from "../support/instances";
 import { postgresDatabase, skipWithoutPostgres } from "../support/pg-cluster";
@@ -165,6 +165,40 @@ describe.skipIf(skip)("two instances on one Postgres", () => {
     expect(fromB.headers.get("content-type")).toBe("image/webp");
     expect(fromB.headers.get("cache-control")).toContain("immutable");
     expect(new Uint8Array(await fromB.arrayBuffer())).toEqual(new Uint8Array(await fromA.arrayBuffer()));
+  });
+
+  test("issue 17: an avatar B holds in memory stops being served there at once when A deletes it", async () => {
+    const urlOf = async (res: Response) => ((await res.json()) as { imageUrl: string }).imageUrl;
+    const ways = {
+      // The user row changes too (B also hears `u`).
+      replaced: async (u: Client) => urlOf(await upload(a, u)),
+      cleared: async () => "",
+      // Only the image goes: an upload never saved as the avatar, cleaned up an hour later by the next upload.
+      "cleaned up": async (u: Client, first: string) => {
+        const id = first.slice("/images/".length, -".webp".length);
+        await direct.db
+          .update(images)
+          .set({ createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000) })
+          .where(eq(images.id, id));
+        expect((await upload(a, u)).status).toBe(201);
+        return undefined;
+      },
+    };
+    for (const [way, remove] of Object.entries(ways)) {
+      const u = await signUp(a, `img_${crypto.randomUUID().slice(0, 6)}`);
+      const first = await urlOf(await upload(a, u));
+      const setAvatar = (url: string) =>
+        call(a, "/api/profile", { method: "PUT", cookie: u.cookie, ip: u.ip, body: { profileImageUrl: url } });
+      if (way !== "cleaned up") expect((await setAvatar(first)).status).toBe(200);
+      // B reads it once and then holds it.
+      for (let i = 0; i < 2; i++) expect((await fetch(`${b.url}${first}`)).status).toBe(200);
+
+      const next = await remove(u, first);
+      if (next !== undefined) expect((await setAvatar(next)).status).toBe(200);
+      expect((await fetch(`${a.url}${first}`)).status).toBe(404);
+      const took = await within(1000, async () => (await fetch(`${b.url}${first}`)).status === 404);
+      expect({ way, goneOnB: took !== null }).toEqual({ way, goneOnB: true });
+    }
   });
 
   test("sign-in limit (10 a minute per address) counts across instances: 5 on A + 5 on B, then 429 on either", async () => {

@@ -345,4 +345,47 @@ describe.skipIf(skipWithoutBuild("shutdown.test.ts: shutdown that drains"))("shu
     expect(at - sent).toBeLessThan(5_000);
     expect(instance.server.output()).not.toContain('"msg":"draining"');
   }, 120_000);
+
+  // Issue 17: request lines are kept in memory and written in batches (api/log.ts).
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    test(`request logging is buffered, and ${signal} under load loses no line: every answered request is in the log`, async () => {
+      app = await start(1);
+      const instance = app;
+      const answered: string[] = [];
+      // Eight clients one request after another each, from before the signal until the socket closes.
+      const client = async (c: number) => {
+        for (let i = 0; ; i++) {
+          const path = `/api/log-probe-${c}-${i}`;
+          try {
+            const res = await fetch(`${instance.url}${path}`);
+            await res.arrayBuffer();
+            answered.push(`${path} ${res.status}`);
+          } catch (error) {
+            // Once stopping, a connection may be refused or closed under a request: never answered.
+            if (signalled || isRefused(error)) return;
+            throw error;
+          }
+        }
+      };
+      let signalled = false;
+      const clients = Array.from({ length: 8 }, (_, c) => client(c));
+      expect(await within(20_000, () => (answered.length >= 300 ? true : undefined))).toBe(true);
+      signalled = true;
+      instance.server.proc.kill(signal);
+      await Promise.all(clients);
+      expect(await instance.server.exited).toBe(0);
+      const logged = new Set(
+        instance.server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes('"msg":"request"'))
+          .map((line) => {
+            const { path, status } = JSON.parse(line) as { path: string; status: number };
+            return `${path} ${status}`;
+          }),
+      );
+      const missing = answered.filter((request) => !logged.has(request));
+      expect({ answered: answered.length >= 300, missing }).toEqual({ answered: true, missing: [] });
+    }, 120_000);
+  }
 });

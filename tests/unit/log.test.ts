@@ -1,0 +1,78 @@
+/**
+ * api/log.ts: request lines are made by hand and kept in memory (issue 17). Each must be
+ * byte for byte the line the generic logger writes for the same fields, and none may be lost:
+ * a process that calls process.exit() at once, or simply ends, has written every line, in
+ * order, and a line of any other kind is written after the request lines logged before it.
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { requestLine } from "../../api/log";
+import { ROOT } from "../support/process";
+
+describe("requestLine", () => {
+  const variants = [
+    { method: "GET", path: "/", status: 200, ms: 0.1, ip: "127.0.0.1" },
+    { method: "HEAD", path: "/some_user", status: 304, ms: 0, ip: "2001:db8::1" },
+    { method: "POST", path: "/api/supplements", status: 201, ms: 12.3, ip: undefined },
+    { method: "GET", path: '/a"quote\\back\u0001ctl', status: 404, ms: 1000, ip: "10.0.0.1" },
+    { method: "GET", path: "/ünïcödé/名前/\u2028", status: 500, ms: 123456.7, ip: "::ffff:1.2.3.4" },
+    { method: "GET", path: "(no usable host)", status: 400, ms: 1.5, ip: undefined },
+  ];
+  for (const fields of variants) {
+    test(`${fields.method} ${JSON.stringify(fields.path)} ${fields.status}`, () => {
+      const line = requestLine(fields);
+      const time = (JSON.parse(line) as { time: string }).time;
+      expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(line).toBe(JSON.stringify({ time, level: "info", msg: "request", ...fields }));
+    });
+  }
+});
+
+describe("no request line is lost", () => {
+  /** Runs a script that logs through api/log.ts; its stdout. */
+  async function run(body: string): Promise<{ code: number; lines: string[] }> {
+    const script = `import { log } from ${JSON.stringify(join(ROOT, "api/log.ts"))};\n${body}`;
+    const proc = Bun.spawn([process.execPath, "-e", script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    return { code, lines: out.split("\n").filter(Boolean) };
+  }
+
+  const requests = (n: number) =>
+    `for (let i = 0; i < ${n}; i++) log.request({ method: "GET", path: "/p" + i, status: 200, ms: 1, ip: "127.0.0.1" });`;
+  const paths = (lines: string[]) => lines.map((l) => (JSON.parse(l) as { path?: string; msg: string }).path ?? l);
+  const expected = (n: number) => Array.from({ length: n }, (_, i) => `/p${i}`);
+
+  const endings = [
+    { name: "process.exit(3) right after", code: 3, tail: "process.exit(3);" },
+    { name: "the script simply ends", code: 0, tail: "" },
+    {
+      name: "an error ends it (process.exit(1) from a handler)",
+      code: 1,
+      tail: "setTimeout(() => process.exit(1), 0);",
+    },
+  ];
+  for (const ending of endings) {
+    test(`${ending.name}: all 5000 lines, in order`, async () => {
+      const { code, lines } = await run(`${requests(5000)}\n${ending.tail}`);
+      expect(code).toBe(ending.code);
+      expect(paths(lines)).toEqual(expected(5000));
+    });
+  }
+
+  test("another line is written after the request lines logged before it", async () => {
+    const { lines } = await run(`${requests(3)}\nlog.info("stopped", { reason: "test" });\n${requests(2)}`);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual([
+      "request",
+      "request",
+      "request",
+      "stopped",
+      "request",
+      "request",
+    ]);
+  });
+});

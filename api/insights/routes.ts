@@ -7,14 +7,8 @@
 import { and, asc, between, eq, isNotNull } from "drizzle-orm";
 import { Hono } from "hono";
 import { profileDailyCounts, supplementDailyClicks, supplements } from "../../db/schema";
-import {
-  addDays,
-  INSIGHTS_DAYS_MESSAGE,
-  type InsightsAnswer,
-  type InsightsDay,
-  insightsQuerySchema,
-  utcDate,
-} from "../../src/lib/insights";
+import { addDays, INSIGHTS_DAYS_MESSAGE, type InsightsAnswer, type InsightsDay, utcDate } from "../../src/lib/insights";
+import { insightsQuerySchema } from "../../src/lib/validation";
 import { now } from "../clock";
 import { type AppEnv, requireUser } from "../env";
 import { badRequest, fieldErrors } from "../http";

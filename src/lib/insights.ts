@@ -2,7 +2,6 @@
  * Issue 14, shared by the server and the islands: the public page's affiliate wording, the
  * owner's two switches, the Insights ranges and the wire type of GET /api/insights.
  */
-import { z } from "zod";
 
 /** The link text on the public page, and the plain-text label beside each link. */
 export const VIEW_PRODUCT = "View Product";
@@ -23,14 +22,6 @@ export const INSIGHTS_RANGES = [7, 30, 90] as const;
 export type InsightsRange = (typeof INSIGHTS_RANGES)[number];
 export const DEFAULT_INSIGHTS_RANGE: InsightsRange = 30;
 export const INSIGHTS_DAYS_MESSAGE = "Days must be 7, 30 or 90";
-
-/** The query of GET /api/insights: `days` absent (30) or exactly one of the ranges. */
-export const insightsQuerySchema = z.object({
-  days: z
-    .enum(["7", "30", "90"], { message: INSIGHTS_DAYS_MESSAGE })
-    .optional()
-    .transform((v) => (v === undefined ? DEFAULT_INSIGHTS_RANGE : (Number(v) as InsightsRange))),
-});
 
 export interface InsightsDay {
   /** A UTC date, YYYY-MM-DD. */

@@ -1,9 +1,9 @@
 /**
  * A supplement's schedule (times of day and ISO weekdays, or null for 'as needed') and its
  * amount per dose: the rules, the canonical order, the labels. Shared by the API and the
- * dialog; user-facing strings are here.
+ * dialog; user-facing strings are here. Its zod schemas are in validation.ts, so that the
+ * islands that only need the labels and rules here (Today, History) do not load zod.
  */
-import { z } from "zod";
 
 export const DOSE_TIMES = ["morning", "afternoon", "evening", "bedtime", "anytime"] as const;
 export type DoseTime = (typeof DOSE_TIMES)[number];
@@ -56,34 +56,6 @@ export const HISTORY_MAX_DAYS = 366;
 export const HISTORY_DEFAULT_DAYS = 84;
 export const DOSE_AMOUNT_MAX = 1000;
 
-export const scheduleSchema = z
-  .strictObject(
-    {
-      times: z
-        .array(z.enum(DOSE_TIMES, { message: TRACKING_MESSAGES.times }), { message: TRACKING_MESSAGES.times })
-        .min(1, TRACKING_MESSAGES.times)
-        .max(DOSE_TIMES.length, TRACKING_MESSAGES.times)
-        .refine((times) => new Set(times).size === times.length, TRACKING_MESSAGES.times)
-        .refine((times) => !times.includes("anytime") || times.length === 1, TRACKING_MESSAGES.anytimeAlone),
-      days: z
-        .array(
-          z
-            .number({ message: TRACKING_MESSAGES.days })
-            .int(TRACKING_MESSAGES.days)
-            .min(1, TRACKING_MESSAGES.days)
-            .max(7, TRACKING_MESSAGES.days),
-          {
-            message: TRACKING_MESSAGES.days,
-          },
-        )
-        .min(1, TRACKING_MESSAGES.days)
-        .max(7, TRACKING_MESSAGES.days)
-        .refine((days) => new Set(days).size === days.length, TRACKING_MESSAGES.days),
-    },
-    { message: TRACKING_MESSAGES.scheduleShape },
-  )
-  .transform(canonicalSchedule);
-
 /** Times in the day's order, days ascending. */
 export function canonicalSchedule(schedule: Schedule): Schedule {
   return {
@@ -91,18 +63,6 @@ export function canonicalSchedule(schedule: Schedule): Schedule {
     days: [...schedule.days].sort((a, b) => a - b),
   };
 }
-
-export const doseAmountSchema = z
-  .number({ message: TRACKING_MESSAGES.doseAmount })
-  .gt(0, TRACKING_MESSAGES.doseAmount)
-  .lte(DOSE_AMOUNT_MAX, TRACKING_MESSAGES.doseAmount)
-  .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, TRACKING_MESSAGES.doseAmount);
-
-/** The schedule fields of the supplement body (merged into supplementInputSchema). */
-export const scheduleFields = {
-  schedule: scheduleSchema.nullable().optional(),
-  doseAmount: doseAmountSchema.nullable().optional(),
-};
 
 /** '2 Capsule(s)', '0.5 Tablet(s)'; '' without an amount. */
 export function formatDose(doseAmount: number | null, quantityType: string): string {

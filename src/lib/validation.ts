@@ -21,8 +21,50 @@ import {
   USERNAME_PATTERN,
 } from "./constants";
 import { canonicalTimeZone } from "./dates";
+import { DEFAULT_INSIGHTS_RANGE, INSIGHTS_DAYS_MESSAGE, type InsightsRange } from "./insights";
 import { ACCOUNT_MESSAGES, MESSAGES, SUPPLEMENT_MESSAGES } from "./messages";
-import { scheduleFields, TRACKING_MESSAGES } from "./schedule";
+import { canonicalSchedule, DOSE_AMOUNT_MAX, DOSE_TIMES, TRACKING_MESSAGES } from "./schedule";
+
+// Issue 19: a supplement's schedule and amount (rules and labels in schedule.ts).
+export const scheduleSchema = z
+  .strictObject(
+    {
+      times: z
+        .array(z.enum(DOSE_TIMES, { message: TRACKING_MESSAGES.times }), { message: TRACKING_MESSAGES.times })
+        .min(1, TRACKING_MESSAGES.times)
+        .max(DOSE_TIMES.length, TRACKING_MESSAGES.times)
+        .refine((times) => new Set(times).size === times.length, TRACKING_MESSAGES.times)
+        .refine((times) => !times.includes("anytime") || times.length === 1, TRACKING_MESSAGES.anytimeAlone),
+      days: z
+        .array(
+          z
+            .number({ message: TRACKING_MESSAGES.days })
+            .int(TRACKING_MESSAGES.days)
+            .min(1, TRACKING_MESSAGES.days)
+            .max(7, TRACKING_MESSAGES.days),
+          {
+            message: TRACKING_MESSAGES.days,
+          },
+        )
+        .min(1, TRACKING_MESSAGES.days)
+        .max(7, TRACKING_MESSAGES.days)
+        .refine((days) => new Set(days).size === days.length, TRACKING_MESSAGES.days),
+    },
+    { message: TRACKING_MESSAGES.scheduleShape },
+  )
+  .transform(canonicalSchedule);
+
+export const doseAmountSchema = z
+  .number({ message: TRACKING_MESSAGES.doseAmount })
+  .gt(0, TRACKING_MESSAGES.doseAmount)
+  .lte(DOSE_AMOUNT_MAX, TRACKING_MESSAGES.doseAmount)
+  .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, TRACKING_MESSAGES.doseAmount);
+
+/** The schedule fields of the supplement body (merged into supplementInputSchema). */
+export const scheduleFields = {
+  schedule: scheduleSchema.nullable().optional(),
+  doseAmount: doseAmountSchema.nullable().optional(),
+};
 
 export const usernameSchema = z
   .string({ message: MESSAGES.usernameShort })
@@ -190,4 +232,13 @@ export const signUpSchema = z.object({
 export const signInSchema = z.object({
   email: emailSchema,
   password: z.string().min(1, ACCOUNT_MESSAGES.passwordRequired),
+});
+
+// Issue 14.
+/** The query of GET /api/insights: `days` absent (30) or exactly one of the ranges. */
+export const insightsQuerySchema = z.object({
+  days: z
+    .enum(["7", "30", "90"], { message: INSIGHTS_DAYS_MESSAGE })
+    .optional()
+    .transform((v) => (v === undefined ? DEFAULT_INSIGHTS_RANGE : (Number(v) as InsightsRange))),
 });

@@ -42,7 +42,8 @@ const randomLetters = (n: number, letters = "abcdefghijklmnopqrstuvwxyz") =>
 const USERNAMES = {
   letters: () => `${"a".repeat(44)}${randomLetters(6)}`,
   word: () => `Pneumonoultramicroscopicsilicovolcanoconiosis${randomLetters(5)}`,
-  wide: () => `${"W".repeat(44)}${randomLetters(6, "MW")}`,
+  // 20 random letters of two: 2^20 names, so the sweep's dozen wide users never collide (6 gave 64, and a 409).
+  wide: () => `${"W".repeat(30)}${randomLetters(20, "MW")}`,
 } as const;
 type UsernameKind = keyof typeof USERNAMES;
 

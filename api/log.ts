@@ -6,7 +6,7 @@
  * every FLUSH_MS, once BUFFER_BYTES are waiting, before any other line (so the order on a
  * terminal or in the journal is the order of events), and when the process exits: on its
  * way out through process.exit() and at the end of the shutdown (src/host/shutdown.ts),
- * nothing is lost. Every other line is written at once.
+ * nothing is lost. Every other line is written at once, through process.stdout / process.stderr.
  */
 import { writeSync } from "node:fs";
 
@@ -73,7 +73,10 @@ function write(level: Level, msg: string, fields?: Record<string, unknown>) {
   if (order[level] < threshold) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
   flushLogs();
-  writeNow(level === "error" || level === "warn" ? 2 : 1, `${line}\n`);
+  // Through the process's streams, as console output goes: what tests and tools that watch
+  // the streams (the suites' unexpected-error guard, log assertions) see. Request lines are
+  // written to the descriptor directly (flushLogs), which nothing can intercept.
+  (level === "error" || level === "warn" ? process.stderr : process.stdout).write(`${line}\n`);
 }
 
 let lastMs = 0;

@@ -7,7 +7,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import sharp from "sharp";
 import type Stripe from "stripe";
 import { freezeClock, resetClock } from "../../api/clock";
 import { cardFacts, cardMeta } from "../../api/sharing/card-facts";
@@ -18,7 +17,7 @@ import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { cookieHeader } from "../support/auth";
 import { startApi, type TestApi } from "../support/server";
 import { snapshotTables } from "../support/snapshot";
-import { type ApiUser, createUser, userRow } from "../support/users";
+import { type ApiUser, createUser, setAvatar, uploadAvatar, userRow } from "../support/users";
 
 let fake: FakeStripe;
 let api: TestApi;
@@ -70,24 +69,8 @@ async function rowsNaming(userId: string): Promise<string[]> {
 }
 
 async function withAvatar(user: ApiUser): Promise<string> {
-  const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: "#c33" } })
-    .png()
-    .toBuffer();
-  const form = new FormData();
-  form.append("profileImage", new File([new Uint8Array(png)], "a.png", { type: "image/png" }));
-  const up = await api.fetch("/api/upload/profile-image", {
-    method: "POST",
-    headers: { cookie: user.cookie },
-    body: form,
-  });
-  expect(up.status).toBe(201);
-  const url = ((await up.json()) as { imageUrl: string }).imageUrl;
-  const put = await api.fetch("/api/profile", {
-    method: "PUT",
-    headers: { cookie: user.cookie },
-    body: { profileImageUrl: url },
-  });
-  expect(put.status).toBe(200);
+  const url = await uploadAvatar(api, user, "#c33", 32);
+  await setAvatar(api, user, url);
   return url;
 }
 

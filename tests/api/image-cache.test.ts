@@ -10,10 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
 import { images } from "../../db/schema";
 import { type QueryLoggingApi, startApiWithQueryLog } from "../support/query-log";
-import { type ApiUser, createUser, uniqueName } from "../support/users";
+import { type ApiUser, createUser, setAvatar as saveAvatar, uniqueName, uploadAvatar } from "../support/users";
 
 let api: QueryLoggingApi;
 beforeAll(async () => {
@@ -24,41 +23,11 @@ afterAll(async () => {
 });
 
 let shade = 0;
-/** A PNG no other upload in this file has (colours far apart: WebP would make near ones the same bytes). */
-const png = async () =>
-  new Uint8Array(
-    await sharp({
-      create: {
-        width: 48,
-        height: 48,
-        channels: 3,
-        background: { r: (++shade * 53) % 256, g: (shade * 97) % 256, b: 90 },
-      },
-    })
-      .png()
-      .toBuffer(),
-  );
+/** A colour no other upload in this file has (far apart: WebP would make near ones the same bytes). */
+const colour = () => ({ r: (++shade * 53) % 256, g: (shade * 97) % 256, b: 90 });
 
-async function upload(who: ApiUser): Promise<string> {
-  const form = new FormData();
-  form.append("profileImage", new File([await png()], "a.png", { type: "image/png" }));
-  const res = await api.fetch("/api/upload/profile-image", {
-    method: "POST",
-    headers: { cookie: who.cookie },
-    body: form,
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { imageUrl: string }).imageUrl;
-}
-
-async function setAvatar(who: ApiUser, url: string) {
-  const res = await api.fetch("/api/profile", {
-    method: "PUT",
-    headers: { cookie: who.cookie },
-    body: { profileImageUrl: url },
-  });
-  expect(res.status).toBe(200);
-}
+const upload = (who: ApiUser) => uploadAvatar(api, who, colour(), 48);
+const setAvatar = (who: ApiUser, url: string) => saveAvatar(api, who, url);
 
 /** Status, and the statements the request sent. */
 async function get(path: string, init: { method?: string; headers?: Record<string, string> } = {}) {
@@ -180,14 +149,7 @@ describe("IMAGE_CACHE_MB=0", () => {
     const small = await startApiWithQueryLog({ IMAGE_CACHE_MB: "0" });
     try {
       const who = await createUser(small, { username: uniqueName("nocache") });
-      const form = new FormData();
-      form.append("profileImage", new File([await png()], "a.png", { type: "image/png" }));
-      const up = await small.fetch("/api/upload/profile-image", {
-        method: "POST",
-        headers: { cookie: who.cookie },
-        body: form,
-      });
-      const { imageUrl } = (await up.json()) as { imageUrl: string };
+      const imageUrl = await uploadAvatar(small, who, colour(), 48);
       for (let i = 0; i < 2; i++) {
         small.queries.length = 0;
         const res = await small.fetch(imageUrl, { headers: {} });

@@ -13,14 +13,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import sharp from "sharp";
 import type Stripe from "stripe";
 import { supplements, users, verifications } from "../../db/schema";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
 import { buildRequest, startApi, type TestApi } from "../support/server";
-import { type ApiUser, createUser, uniqueName, userRow } from "../support/users";
+import { type ApiUser, createUser, uniqueName, uploadAvatar, userRow } from "../support/users";
 
 interface Listed {
   id: number;
@@ -69,22 +68,6 @@ async function me(user: ApiUser): Promise<{ username: string | null; bio: string
   const res = await call(user, "GET", "/api/auth/user");
   expect(res.status).toBe(200);
   return (await res.json()) as { username: string | null; bio: string | null; isPremium: boolean };
-}
-
-/** Uploads a small picture as `user` and answers its URL (not yet saved as the avatar). */
-async function uploadAvatar(to: TestApi, user: ApiUser, background: string): Promise<string> {
-  const png = await sharp({ create: { width: 40, height: 40, channels: 3, background } })
-    .png()
-    .toBuffer();
-  const form = new FormData();
-  form.append("profileImage", new File([new Uint8Array(png)], "me.png", { type: "image/png" }));
-  const upload = await to.fetch("/api/upload/profile-image", {
-    method: "POST",
-    headers: { cookie: user.cookie },
-    body: form,
-  });
-  expect(upload.status).toBe(201);
-  return ((await upload.json()) as { imageUrl: string }).imageUrl;
 }
 
 /** A write behind the app's back: with no notification, the cached copies must not see it. */

@@ -14,7 +14,7 @@ import { CARD_VERSIONS_KEPT } from "../../api/sharing/card-versions";
 import { cardVersions, images } from "../../db/schema";
 import { cardPath } from "../../src/lib/sharing";
 import { type QueryLoggingApi, startApiWithQueryLog } from "../support/query-log";
-import { createUser, uniqueName } from "../support/users";
+import { createUser, setAvatar, uniqueName, uploadAvatar } from "../support/users";
 
 let api: QueryLoggingApi;
 beforeAll(async () => {
@@ -131,24 +131,8 @@ describe("social card", () => {
     const name = uniqueName("ava");
     const user = await createUser(api, { username: name });
     const upload = async (colour: string) => {
-      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: colour } })
-        .png()
-        .toBuffer();
-      const form = new FormData();
-      form.append("profileImage", new File([new Uint8Array(png)], "a.png", { type: "image/png" }));
-      const up = await api.fetch("/api/upload/profile-image", {
-        method: "POST",
-        headers: { cookie: user.cookie },
-        body: form,
-      });
-      expect(up.status).toBe(201);
-      const { imageUrl } = (await up.json()) as { imageUrl: string };
-      const put = await api.fetch("/api/profile", {
-        method: "PUT",
-        headers: { cookie: user.cookie },
-        body: { profileImageUrl: imageUrl },
-      });
-      expect(put.status).toBe(200);
+      const imageUrl = await uploadAvatar(api, user, colour, 64);
+      await setAvatar(api, user, imageUrl);
       return imageUrl;
     };
     const first = await upload("#c33");

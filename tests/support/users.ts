@@ -9,6 +9,7 @@
  */
 import { expect } from "bun:test";
 import { eq } from "drizzle-orm";
+import sharp, { type Color } from "sharp";
 import { type Supplement, supplements, type User, users } from "../../db/schema";
 import { cookieHeader } from "./auth";
 import type { TestApi } from "./server";
@@ -100,4 +101,30 @@ export async function insertSupplements(
     sortOrder: firstSortOrder + i,
   }));
   return api.ctx.database.db.insert(supplements).values(values).returning();
+}
+
+/** Uploads a `size`×`size` PNG of one colour as `user` and answers its URL (not yet saved as the avatar). */
+export async function uploadAvatar(to: TestApi, user: ApiUser, background: Color, size = 40): Promise<string> {
+  const png = await sharp({ create: { width: size, height: size, channels: 3, background } })
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.append("profileImage", new File([new Uint8Array(png)], "a.png", { type: "image/png" }));
+  const res = await to.fetch("/api/upload/profile-image", {
+    method: "POST",
+    headers: { cookie: user.cookie },
+    body: form,
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { imageUrl: string }).imageUrl;
+}
+
+/** Saves `url` (an upload's, or "" to clear it) as `user`'s avatar through PUT /api/profile. */
+export async function setAvatar(to: TestApi, user: ApiUser, url: string): Promise<void> {
+  const res = await to.fetch("/api/profile", {
+    method: "PUT",
+    headers: { cookie: user.cookie },
+    body: { profileImageUrl: url },
+  });
+  expect(res.status).toBe(200);
 }

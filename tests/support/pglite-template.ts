@@ -5,7 +5,7 @@
  * folder is kept in the temp directory (named by a hash of the migrations) and each call copies
  * it to a folder of its own; with TEST_DATABASE_URL this is createTestDatabase().
  */
-import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../db/client";
@@ -28,11 +28,36 @@ async function templateDir(): Promise<string> {
   return dir;
 }
 
+const COPY_PREFIX = "stacktrack-rules-";
+
+/** Whether a process with this id still runs (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the copies of test processes that are gone: a runner killed before its afterAll
+ * (StrykerJS ends a mutant's run that way on a timeout) never drops its copy, and at 40 MB
+ * each they filled the disk. Each copy's name carries the id of the process that made it.
+ */
+function sweepOrphans(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = name.startsWith(COPY_PREFIX) ? Number.parseInt(name.slice(COPY_PREFIX.length), 10) : 0;
+    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
 /** A migrated database of this test's own: env for startApi, drop() removes it. */
 export async function migratedDatabase(): Promise<TestDatabase> {
   if (usingPostgres()) return createTestDatabase();
   const template = await templateDir();
-  const dir = mkdtempSync(join(tmpdir(), "stacktrack-rules-"));
+  sweepOrphans();
+  const dir = mkdtempSync(join(tmpdir(), `${COPY_PREFIX}${process.pid}-`));
   cpSync(template, join(dir, "data"), { recursive: true });
   return {
     env: { DATA_DIR: join(dir, "data") },

@@ -29,21 +29,33 @@ export const MAX_PROXY_HOPS = 10;
 export interface ClientAddressInput {
   /** The X-Forwarded-For header(s), in the order received (one string when already joined). */
   forwardedFor: string | readonly string[] | null | undefined;
-  /** The address of the socket the request came in on. */
-  socketAddress: string | null | undefined;
+  /**
+   * The address of the socket the request came in on, or a function that reads it: called
+   * only when the answer needs it (asking Bun for it costs more than the whole decision).
+   */
+  socketAddress: string | null | undefined | (() => string | null | undefined);
   /** TRUST_PROXY: how many proxies in front of the app append to X-Forwarded-For. */
   hops: number;
 }
 
 /** The client's address in canonical form, or undefined when even the socket's is unknown. */
 export function clientAddress({ forwardedFor, socketAddress, hops }: ClientAddressInput): string | undefined {
-  const socket = socketAddress ? parseAddress(socketAddress) : undefined;
-  if (hops <= 0) return socket;
+  const socket = () => {
+    const address = typeof socketAddress === "function" ? socketAddress() : socketAddress;
+    return address ? parseAddress(address) : undefined;
+  };
+  if (hops <= 0) return socket();
   const joined = typeof forwardedFor === "string" ? forwardedFor : (forwardedFor ?? []).join(",");
-  if (joined.trim() === "") return socket;
-  const entries = joined.split(",");
-  if (entries.length < hops) return socket;
-  return parseAddress(entries[entries.length - hops] ?? "") ?? socket;
+  if (joined.trim() === "") return socket();
+  // The entry `hops` places from the right, found from the end without splitting the list.
+  let end = joined.length;
+  for (let hop = 1; hop < hops; hop++) {
+    const comma = end === 0 ? -1 : joined.lastIndexOf(",", end - 1);
+    if (comma < 0) return socket(); // fewer entries than hops
+    end = comma;
+  }
+  const start = end === 0 ? 0 : joined.lastIndexOf(",", end - 1) + 1;
+  return parseAddress(joined.slice(start, end)) ?? socket();
 }
 
 /** An IP address (optionally with a port) in canonical form; undefined for anything else. */
@@ -58,8 +70,7 @@ export function parseAddress(text: string): string | undefined {
     const colon = value.indexOf(":");
     if (colon > 0 && colon === value.lastIndexOf(":") && PORT.test(value.slice(colon))) value = value.slice(0, colon);
   }
-  const v4 = ipv4Octets(value);
-  if (v4) return v4.join(".");
+  if (ipv4Octets(value)) return value; // dotted, no leading zeros: already canonical
   const groups = ipv6Groups(value);
   if (!groups) return undefined;
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
@@ -81,15 +92,20 @@ export function rateLimitKey(address: string): string {
 }
 
 const PORT = /^:\d{1,5}$/;
-const OCTET = /^(0|[1-9]\d{0,2})$/;
+const DOTTED = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})$/;
 const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
 
 /** Dotted-decimal IPv4, four octets, no leading zeros (`010.0.0.1` is ambiguous: refused). */
-function ipv4Octets(text: string): number[] | undefined {
-  const parts = text.split(".");
-  if (parts.length !== 4) return undefined;
-  const octets = parts.map((p) => (OCTET.test(p) ? Number(p) : 256));
-  return octets.every((o) => o <= 255) ? octets : undefined;
+function ipv4Octets(text: string): [number, number, number, number] | undefined {
+  const match = DOTTED.exec(text);
+  if (!match) return undefined;
+  const octets: [number, number, number, number] = [
+    Number(match[1]),
+    Number(match[2]),
+    Number(match[3]),
+    Number(match[4]),
+  ];
+  return octets[0] <= 255 && octets[1] <= 255 && octets[2] <= 255 && octets[3] <= 255 ? octets : undefined;
 }
 
 /** The eight 16-bit groups of an IPv6 address (RFC 4291 text forms, a dotted IPv4 tail included). */
@@ -105,7 +121,7 @@ function ipv6Groups(text: string): number[] | undefined {
       else if (i === parts.length - 1 && part.includes(".")) {
         const v4 = ipv4Octets(part);
         if (!v4) return undefined;
-        const [a = 0, b = 0, c = 0, d = 0] = v4;
+        const [a, b, c, d] = v4;
         out.push((a << 8) | b, (c << 8) | d);
       } else return undefined;
     }

@@ -1,3 +1,7 @@
+const HOST = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?$/;
+/** The last Host header that passed: nearly every request repeats it, so the pattern runs once. */
+let lastGoodHost: string | undefined;
+
 /**
  * The request's URL, or undefined when it has no usable host: an HTTP/1.0 request without
  * Host, an empty or malformed Host header, or an absolute-form target whose authority is
@@ -12,7 +16,10 @@ export function requestUrl(request: Request): URL | undefined {
   }
   if (!url.hostname || (url.protocol !== "http:" && url.protocol !== "https:")) return undefined;
   const host = request.headers.get("host");
-  if (host !== null && !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(:\d{1,5})?$/.test(host)) return undefined;
+  if (host !== null && host !== lastGoodHost) {
+    if (!HOST.test(host)) return undefined;
+    lastGoodHost = host;
+  }
   return url;
 }
 

@@ -36,6 +36,11 @@ const ROWS: Row[] = [
   ["hops 2: only one entry (the CDN bypassed): the socket", "203.0.113.7", 2, SOCKET],
   ["hops 3: three appended entries", "9.9.9.9, 203.0.113.7, 192.0.2.50, 192.0.2.51", 3, "203.0.113.7"],
   ["hops 10: fewer entries than hops: the socket", "1.1.1.1, 2.2.2.2", 10, SOCKET],
+  ["hops 3: exactly three entries", "203.0.113.7, 192.0.2.50, 192.0.2.51", 3, "203.0.113.7"],
+  ["hops 4: one entry short: the socket", "203.0.113.7, 192.0.2.50, 192.0.2.51", 4, SOCKET],
+  ["hops 2: an empty first entry", ",192.0.2.50", 2, SOCKET],
+  ["hops 2: only commas", ",,", 2, SOCKET],
+  ["hops 3: the first of three entries, no spaces", "203.0.113.7,192.0.2.50,192.0.2.51", 3, "203.0.113.7"],
   // Malformed chosen entry: the socket, never the client's string.
   ["malformed: a word", "unknown", 1, SOCKET],
   ["malformed: a host name", "198.51.100.1, proxy.example", 1, SOCKET],
@@ -109,6 +114,19 @@ describe("clientAddress", () => {
     expect(clientAddress({ forwardedFor: null, socketAddress: "", hops: 1 })).toBeUndefined();
     // A client-chosen string is never the answer, even when no socket is known.
     expect(clientAddress({ forwardedFor: "evil", socketAddress: undefined, hops: 1 })).toBeUndefined();
+  });
+
+  test("the socket's address may be a function: asked only when the answer needs it, with the same answers", () => {
+    for (const [what, forwardedFor, hops, expected] of ROWS) {
+      let asked = 0;
+      const socketAddress = () => {
+        asked++;
+        return SOCKET;
+      };
+      expect(clientAddress({ forwardedFor, socketAddress, hops }), what).toBe(expected);
+      // Only a fallback to the socket reads it (an entry that happens to equal SOCKET is not one here).
+      expect(asked, what).toBe(expected === SOCKET ? 1 : 0);
+    }
   });
 });
 

@@ -216,10 +216,19 @@ export async function renderCardSvg(facts: CardFacts, avatarPng?: string): Promi
   });
 }
 
+/**
+ * How the card is written: a palette PNG (at most 256 colours, chosen per card by libimagequant
+ * at its best quality, dithered so an avatar's gradients do not band), about a third of the
+ * bytes of a truecolour one for a picture of flat colours and text (api/sharing/card.ts notes;
+ * `tests/api/sharing.test.ts` holds it to CARD_MAX_BYTES). Effort 1 is the quantizer's fastest
+ * setting: the same size within a few per cent of its slowest here, at a fraction of the CPU.
+ */
+export const CARD_PNG_OPTIONS = { palette: true, quality: 100, effort: 1, compressionLevel: 9 } as const;
+
 export async function renderCardPng(facts: CardFacts, avatarPng?: string): Promise<Uint8Array<ArrayBuffer>> {
   const svg = await renderCardSvg(facts, avatarPng);
   const { default: sharp } = await import("sharp");
-  const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
+  const png = await sharp(Buffer.from(svg)).png(CARD_PNG_OPTIONS).toBuffer();
   return new Uint8Array(png);
 }
 
@@ -338,6 +347,23 @@ async function cardBody(ctx: AppContext, facts: CardFacts, version: string): Pro
     ],
     etag: `"${version}"`,
   };
+}
+
+/** `/og/{name}/{version}.png` as it arrives (not decoded: a valid name never needs escaping). */
+const CARD_PATH = /^\/og\/([^/]+)\/([A-Za-z0-9_-]{16})\.png$/;
+
+/**
+ * The answer server.ts gives before the app when `path` asks for the card a name has now and
+ * this instance holds it (the profile cache's `card` entry, which the change notifications
+ * empty on every edit): no routing, no statement, headers worked out once (api/cache.ts
+ * serveCached). Anything else (an old version, a cold or expired entry, a 404, a malformed
+ * path) is undefined and goes to `cardRoutes`, which answers it the same way when warm.
+ */
+export function heldCard(ctx: AppContext, path: string): CachedBody | undefined {
+  const match = CARD_PATH.exec(path);
+  if (!match?.[1] || !match[2]) return undefined;
+  const card = ctx.caches.getProfile(match[1], "card");
+  return card?.status === 200 && card.etag === `"${match[2]}"` ? card : undefined;
 }
 
 /**

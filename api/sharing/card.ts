@@ -218,10 +218,11 @@ export async function renderCardSvg(facts: CardFacts, avatarPng?: string): Promi
 
 /**
  * How the card is written: a palette PNG (at most 256 colours, chosen per card by libimagequant
- * at its best quality, dithered so an avatar's gradients do not band), about a third of the
- * bytes of a truecolour one for a picture of flat colours and text (api/sharing/card.ts notes;
- * `tests/api/sharing.test.ts` holds it to CARD_MAX_BYTES). Effort 1 is the quantizer's fastest
- * setting: the same size within a few per cent of its slowest here, at a fraction of the CPU.
+ * at its best quality, dithered so an avatar's gradients do not band): less than half the bytes
+ * of a truecolour PNG (a text card ~19 KB instead of ~40 KB; with a photo-like avatar ~43 KB
+ * instead of ~96–121 KB), and a warm card's cost is mostly its bytes. tests/api/sharing.test.ts
+ * holds cards to byte budgets. Effort 1 is the quantizer's fastest setting, within a few per
+ * cent of its slowest in size; zlib level 9 saves another ~4% once per version.
  */
 export const CARD_PNG_OPTIONS = { palette: true, quality: 100, effort: 1, compressionLevel: 9 } as const;
 

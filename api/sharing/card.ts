@@ -3,11 +3,12 @@
  *
  * Drawn on the server: satori lays out a tree of plain objects (user text is only ever a text
  * child: it cannot become markup) and writes an SVG whose glyphs are paths from the shipped
- * fonts (api/sharing/card-fonts.ts); sharp rasterises it. Each version is drawn once per
- * instance: the PNG is kept in memory by version (a content hash, so it never goes stale),
+ * fonts (api/sharing/card-fonts.ts); sharp rasterises it into a palette PNG (CARD_PNG_OPTIONS).
+ * Each version is drawn once per instance: the PNG is kept in memory by version (a content hash, so it never goes stale),
  * capped in bytes, and concurrent first requests share one render. The version a name
  * currently has is kept in the profile cache (api/cache.ts, kind "card"), which the change
- * notifications empty on every edit, on every instance. Every version is recorded with its
+ * notifications empty on every edit, on every instance; server.ts answers it from there before
+ * the app (heldCard). Every version is recorded with its
  * facts in Postgres (api/sharing/card-versions.ts), so an old version's URL is drawn again,
  * to the same bytes, on any instance, for as long as the version is kept.
  */
@@ -219,8 +220,8 @@ export async function renderCardSvg(facts: CardFacts, avatarPng?: string): Promi
 /**
  * How the card is written: a palette PNG (at most 256 colours, chosen per card by libimagequant
  * at its best quality, dithered so an avatar's gradients do not band): less than half the bytes
- * of a truecolour PNG (a text card ~19 KB instead of ~40 KB; with a photo-like avatar ~43 KB
- * instead of ~96–121 KB), and a warm card's cost is mostly its bytes. tests/api/sharing.test.ts
+ * of a truecolour PNG (a text card ~19 KB instead of ~40 KB; the bench's cards, with photo-like
+ * avatars, 50.5 KB instead of 120.4 KB on average), and a warm card's cost is mostly its bytes. tests/api/sharing.test.ts
  * holds cards to byte budgets. Effort 1 is the quantizer's fastest setting, within a few per
  * cent of its slowest in size; zlib level 9 saves another ~4% once per version.
  */

@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "./api/app";
+import { serveCached } from "./api/cache";
 import { clientAddress } from "./api/client-address";
 import { ConfigError, initContext } from "./api/context";
 import type { HostEnv } from "./api/env";
@@ -20,6 +21,7 @@ import { counterOf, countView } from "./api/insights/counter";
 import { errorFields, flushLogs, log } from "./api/log";
 import { securityHeadersOf, withSecurityHeaders } from "./api/security";
 import { hasSessionCookie } from "./api/session-cookie";
+import { heldCard } from "./api/sharing/card";
 import { isSharingPath } from "./api/sharing/qr";
 import type { Database } from "./db/client";
 import { DataDirLockedError } from "./db/client";
@@ -90,7 +92,11 @@ async function main() {
     }
     if (path === "/api" || path.startsWith("/api/")) return api.fetch(request, env);
     if (path.startsWith("/go/")) return go(request, url, env);
-    if (isSharingPath(path) && (request.method === "GET" || request.method === "HEAD")) return api.fetch(request, env);
+    if (isSharingPath(path) && (request.method === "GET" || request.method === "HEAD")) {
+      // Issue 16: a social card this instance holds, from memory like an image.
+      const card = heldCard(ctx, path);
+      return card ? serveCached(card, request, headers) : api.fetch(request, env);
+    }
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.
       if (path === "/" && hasSessionCookie(request.headers.get("cookie"))) {

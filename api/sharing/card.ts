@@ -3,11 +3,12 @@
  *
  * Drawn on the server: satori lays out a tree of plain objects (user text is only ever a text
  * child: it cannot become markup) and writes an SVG whose glyphs are paths from the shipped
- * fonts (api/sharing/card-fonts.ts); sharp rasterises it. Each version is drawn once per
- * instance: the PNG is kept in memory by version (a content hash, so it never goes stale),
+ * fonts (api/sharing/card-fonts.ts); sharp rasterises it into a palette PNG (CARD_PNG_OPTIONS).
+ * Each version is drawn once per instance: the PNG is kept in memory by version (a content hash, so it never goes stale),
  * capped in bytes, and concurrent first requests share one render. The version a name
  * currently has is kept in the profile cache (api/cache.ts, kind "card"), which the change
- * notifications empty on every edit, on every instance. Every version is recorded with its
+ * notifications empty on every edit, on every instance; server.ts answers it from there before
+ * the app (heldCard). Every version is recorded with its
  * facts in Postgres (api/sharing/card-versions.ts), so an old version's URL is drawn again,
  * to the same bytes, on any instance, for as long as the version is kept.
  */
@@ -216,10 +217,20 @@ export async function renderCardSvg(facts: CardFacts, avatarPng?: string): Promi
   });
 }
 
+/**
+ * How the card is written: a palette PNG (at most 256 colours, chosen per card by libimagequant
+ * at its best quality, dithered so an avatar's gradients do not band): less than half the bytes
+ * of a truecolour PNG (a text card ~19 KB instead of ~40 KB; the bench's cards, with photo-like
+ * avatars, 50.5 KB instead of 120.4 KB on average), and a warm card's cost is mostly its bytes. tests/api/sharing.test.ts
+ * holds cards to byte budgets. Effort 1 is the quantizer's fastest setting, within a few per
+ * cent of its slowest in size; zlib level 9 saves another ~4% once per version.
+ */
+export const CARD_PNG_OPTIONS = { palette: true, quality: 100, effort: 1, compressionLevel: 9 } as const;
+
 export async function renderCardPng(facts: CardFacts, avatarPng?: string): Promise<Uint8Array<ArrayBuffer>> {
   const svg = await renderCardSvg(facts, avatarPng);
   const { default: sharp } = await import("sharp");
-  const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
+  const png = await sharp(Buffer.from(svg)).png(CARD_PNG_OPTIONS).toBuffer();
   return new Uint8Array(png);
 }
 
@@ -338,6 +349,23 @@ async function cardBody(ctx: AppContext, facts: CardFacts, version: string): Pro
     ],
     etag: `"${version}"`,
   };
+}
+
+/** `/og/{name}/{version}.png` as it arrives (not decoded: a valid name never needs escaping). */
+const CARD_PATH = /^\/og\/([^/]+)\/([A-Za-z0-9_-]{16})\.png$/;
+
+/**
+ * The answer server.ts gives before the app when `path` asks for the card a name has now and
+ * this instance holds it (the profile cache's `card` entry, which the change notifications
+ * empty on every edit): no routing, no statement, headers worked out once (api/cache.ts
+ * serveCached). Anything else (an old version, a cold or expired entry, a 404, a malformed
+ * path) is undefined and goes to `cardRoutes`, which answers it the same way when warm.
+ */
+export function heldCard(ctx: AppContext, path: string): CachedBody | undefined {
+  const match = CARD_PATH.exec(path);
+  if (!match?.[1] || !match[2]) return undefined;
+  const card = ctx.caches.getProfile(match[1], "card");
+  return card?.status === 200 && card.etag === `"${match[2]}"` ? card : undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import jsQR from "jsqr";
 import sharp from "sharp";
-import { cardStore, renderCardPng, renderCardSvg } from "../../api/sharing/card";
+import { cardStore, heldCard, renderCardPng, renderCardSvg } from "../../api/sharing/card";
 import { cardFacts } from "../../api/sharing/card-facts";
 import { drawableText, FALLBACK_CHARACTER } from "../../api/sharing/card-fonts";
 import { CARD_VERSIONS_KEPT } from "../../api/sharing/card-versions";
@@ -363,6 +363,182 @@ describe("social card", () => {
     cpu.sort((a, b) => a - b);
     console.log(`card render CPU ms: ${cpu.map((t) => t.toFixed(0)).join(" ")}`);
     expect(cpu[2]).toBeLessThan(100);
+  });
+});
+
+/**
+ * A photo-like avatar: a diagonal gradient with grain and a disc, like bench/seed.ts makes
+ * (flat-colour test avatars would say nothing about a card's bytes). Deterministic.
+ */
+async function grainyAvatarPng(seed: number): Promise<Buffer> {
+  const size = 512;
+  const px = new Uint8Array(size * size * 3);
+  let s = seed >>> 0 || 1;
+  const next = () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s;
+  };
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const inside = (x - 256) ** 2 + (y - 230) ** 2 < 140 ** 2;
+      const t = (x + y) / (2 * size);
+      const o = (y * size + x) * 3;
+      const grain = (next() % 13) - 6;
+      px[o] = (inside ? 220 : 40 + 60 * t) + grain;
+      px[o + 1] = (inside ? 210 : 50 + 40 * t) + grain;
+      px[o + 2] = (inside ? 225 : 70 + 120 * t) + grain;
+    }
+  }
+  return sharp(px, { raw: { width: size, height: size, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+/**
+ * Whether the pixel at (x, y) of a decoded card is `hex` to within `tolerance` per channel
+ * (quantizing may move a flat colour by a step or two; 8 is far below what an eye can tell).
+ */
+function near(
+  raw: { data: Buffer; info: { width: number; channels: number } },
+  x: number,
+  y: number,
+  hex: string,
+  tolerance = 8,
+) {
+  const o = (y * raw.info.width + x) * raw.info.channels;
+  const got = [0, 1, 2].map((k) => raw.data[o + k] ?? 0);
+  const want = [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  const ok = got.every((v, k) => Math.abs(v - (want[k] ?? 0)) <= tolerance);
+  return ok ? hex : `#${got.map((v) => v.toString(16).padStart(2, "0")).join("")} at ${x},${y}`;
+}
+
+describe("card bytes (a palette PNG: the warm card's cost is its size)", () => {
+  // Measured with CARD_PNG_OPTIONS (bytes): long name 19,048, emoji bio 18,937, CJK bio 16,753,
+  // no bio 11,528, photo-like avatar ~43,000. As truecolour PNGs (revision 1): 40,105, 38,947,
+  // 35,728, 25,854 and 96,000–121,000 (the bench's cards).
+  const TEXT_CARD_MAX_BYTES = 24_000;
+  const AVATAR_CARD_MAX_BYTES = 56_000;
+  const cases = [
+    {
+      key: "long-name",
+      username: `${"a".repeat(22)}_long_name_fifty_characters_`,
+      bio: "Coffee first.",
+      names: ["Vitamin D3"],
+    },
+    {
+      key: "emoji-bio",
+      username: "emoji_fan",
+      bio: "💪 Lifting 🏋️‍♀️ and 🥦 greens 👨‍👩‍👧 🇺🇸 ❤️",
+      names: ["Vitamin C 🍊"],
+    },
+    {
+      key: "cjk-bio",
+      username: "tanaka",
+      bio: "毎日のサプリメント。中文简介 한국어 소개",
+      names: ["ビタミンD", "鱼油"],
+    },
+    { key: "no-bio", username: "plain", bio: null, names: [] },
+    {
+      key: "five-names",
+      username: "maya_lee3",
+      bio: "Runner. Sleeps 8h.",
+      names: ["Magnesium Glycinate", "Zinc", "Omega-3 Fish Oil", "Vitamin D3 + K2", "Creatine Monohydrate"],
+    },
+  ];
+
+  test.each(cases)("$key: ≤ 24 KB, a palette PNG that decodes to 1200 × 630 with the template's colours", async (c) => {
+    expect(c.username.length).toBeLessThanOrEqual(50);
+    const png = await renderCardPng(
+      cardFacts({
+        user: { username: c.username, bio: c.bio, profileImageUrl: null },
+        supplements: c.names.map((n) => ({ name: n })),
+      }),
+    );
+    expect([c.key, png.byteLength <= TEXT_CARD_MAX_BYTES, png.byteLength]).toEqual([c.key, true, png.byteLength]);
+    const meta = await sharp(png).metadata();
+    expect([meta.format, meta.width, meta.height, meta.isPalette]).toEqual(["png", 1200, 630, true]);
+    const raw = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect([raw.info.width, raw.info.height, raw.data.byteLength]).toEqual([1200, 630, 1200 * 630 * 3]);
+    // The brand bar along the top, the white page, the initial's green disc (beside the letter): kept through quantizing.
+    expect([near(raw, 600, 8, "#047857"), near(raw, 1150, 300, "#ffffff"), near(raw, 90, 182, "#047857")]).toEqual([
+      "#047857",
+      "#ffffff",
+      "#047857",
+    ]);
+  });
+
+  test("with a photo-like avatar, served over HTTP: ≤ 56 KB, a palette PNG of 1200 × 630 showing the avatar", async () => {
+    const name = uniqueName("photo");
+    const user = await createUser(api, { username: name });
+    const form = new FormData();
+    form.append("profileImage", new File([new Uint8Array(await grainyAvatarPng(7))], "a.png", { type: "image/png" }));
+    const upload = await api.fetch("/api/upload/profile-image", {
+      method: "POST",
+      headers: { cookie: user.cookie },
+      body: form,
+    });
+    expect(upload.status).toBe(201);
+    await setAvatar(api, user, ((await upload.json()) as { imageUrl: string }).imageUrl);
+    for (const body of [{ bio: "Runner. Sleeps 8h." }]) {
+      expect((await api.fetch("/api/profile", { method: "PUT", body, headers: { cookie: user.cookie } })).status).toBe(
+        200,
+      );
+    }
+    const res = await api.fetch(await ogImage(name));
+    expect([res.status, res.headers.get("content-type")]).toEqual([200, "image/png"]);
+    const png = new Uint8Array(await res.arrayBuffer());
+    expect([png.byteLength <= AVATAR_CARD_MAX_BYTES, png.byteLength]).toEqual([true, png.byteLength]);
+    const meta = await sharp(png).metadata();
+    expect([meta.format, meta.width, meta.height, meta.isPalette]).toEqual(["png", 1200, 630, true]);
+    const raw = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    // The avatar's light disc sits where the initial's green would be; the bar is still the brand's.
+    expect([near(raw, 174, 180, "#dcd2e1", 24), near(raw, 600, 8, "#047857")]).toEqual(["#dcd2e1", "#047857"]);
+    if (process.env.CARD_SCREENSHOTS) await Bun.write(`${process.env.CARD_SCREENSHOTS}/f16-card-avatar.png`, png);
+  });
+});
+
+describe("a warm card before the app (server.ts heldCard)", () => {
+  test("only the name's current card, once this instance holds it; everything else goes to the routes", async () => {
+    const name = uniqueName("held");
+    const user = await createUser(api, { username: name });
+    const url = await ogImage(name);
+    const path = new URL(url).pathname;
+    const version = path.slice(-"0123456789abcdef.png".length, -".png".length);
+    expect(heldCard(api.ctx, path)).toBeUndefined(); // cold: never fetched
+    const served = new Uint8Array(await (await api.fetch(url)).arrayBuffer());
+    const held = heldCard(api.ctx, path);
+    expect(held && Buffer.from(held.body).equals(Buffer.from(served))).toBe(true);
+    expect(held?.etag).toBe(`"${version}"`);
+    // The same card under the name in another case, as the routes answer it.
+    expect(heldCard(api.ctx, `/og/${name.toUpperCase()}/${version}.png`)).toBe(held);
+    const misses = [
+      `/og/${name}/${version.replace(/^./, (c) => (c === "A" ? "B" : "A"))}.png`, // another version
+      `/og/${name}/${version}.webp`,
+      `/og/${name}/${version}.png/`,
+      `/og/${name}/x/${version}.png`,
+      `/og/${name}%20/${version}.png`,
+      `/og//${version}.png`,
+      `/og/admin/${version}.png`,
+      `/og/nobody_here_xyz/${version}.png`,
+    ];
+    for (const miss of misses) expect([miss, heldCard(api.ctx, miss)]).toEqual([miss, undefined]);
+    // An edit empties the entry (change notification): the old version is not held, the new one once fetched.
+    expect(
+      (await api.fetch("/api/profile", { method: "PUT", body: { bio: "Edited" }, headers: { cookie: user.cookie } }))
+        .status,
+    ).toBe(200);
+    expect(heldCard(api.ctx, path)).toBeUndefined();
+    const next = new URL(await ogImage(name)).pathname;
+    expect((await api.fetch(next)).status).toBe(200);
+    expect(heldCard(api.ctx, next)?.status).toBe(200);
+    expect(heldCard(api.ctx, path)).toBeUndefined();
+    // A cached 404 is never answered before the routes.
+    expect((await api.fetch(`/og/nobody_here_xyz/${version}.png`)).status).toBe(404);
+    expect(heldCard(api.ctx, `/og/nobody_here_xyz/${version}.png`)).toBeUndefined();
   });
 });
 

@@ -53,6 +53,13 @@ export interface ScaleResult {
   rssBefore: number;
 }
 
+/** The first request of each warmed social card (the one that renders it), one at a time. */
+export interface CardRender {
+  samplesMs: number[];
+  medianMs: number;
+  bytesEach: number;
+}
+
 export interface Report {
   date: string;
   durationSeconds: number;
@@ -105,6 +112,7 @@ export interface Report {
   /** Statements of each kind of request, one request at a time. */
   statementProbes: StatementProbe[];
   scale?: ScaleResult;
+  cardFirstRender?: CardRender;
   startup: StartupResult[];
   js: PageJs[];
   lighthouse: LighthouseResult[];
@@ -227,6 +235,20 @@ function targets(r: Report): Target[] {
   probeTarget("17", "avatar", "Avatar once warm: statements", 0, true);
   ratioTarget("14, 17", "go", "`/go/{id}` (302)", 0.25);
   ratioTarget("16, 17", "card", "Social card PNG after the first render", 0.25);
+  {
+    const render = r.cardFirstRender;
+    maxTarget(
+      "16",
+      "Social card: its first request (the render), one at a time, seeded profiles with photo-like avatars",
+      render?.medianMs ?? Number.NaN,
+      100,
+      "ms",
+      ms,
+      render
+        ? ` (median of ${render.samplesMs.length}; slowest ${ms(Math.max(...render.samplesMs))} ms; ${kb(render.bytesEach)} each)`
+        : "",
+    );
+  }
   ratioTarget("19", "today", "`GET /api/today` after the first read", 0.25);
   maxTarget("19", "`PUT /api/intakes/…`: p50 (1 connection)", s("intake-put")?.p50 ?? Number.NaN, 10, "ms", ms);
   probeTarget("19", "intake-put", "`PUT /api/intakes/…`: statements", 2);
@@ -740,7 +762,7 @@ export function renderReport(r: Report): string {
     `6. Starts the app for the measurements as \`npm start\` runs it on a built tree: \`bun server.ts\` with NODE_ENV=production, DATABASE_URL, PORT, PUBLIC_ORIGIN=http://127.0.0.1:PORT, a random 48-character BETTER_AUTH_SECRET and **TRUST_PROXY=true** (as behind Caddy, deploy/env.example); every other setting at its default: ${c.appDefaults}. So request logging is on (one JSON line per request, the app's stdout going straight to a file, as under systemd to the journal), the rate limits are on (better-auth's per address, the public profile API's 300 a minute per address) and views and clicks are counted.`,
     `7. **Simulated visitors.** Behind the proxy the client is the address in X-Forwarded-For, and every request the bench sends carries one. The public scenarios draw it at random for each request from a pool of ${int(c.addresses)} addresses (198.18.0.0/15, the range RFC 2544 reserves for benchmarks; bench/lua/visitors.lua), so no address comes near a per-address limit at the rates measured and a 429 would be counted as an error; each signed-in user sends from one address of its own. Requests to public pages carry no User-Agent (wrk sends none: a request that is not counted as a view, as a bot's) except where a scenario says "Chrome's User-Agent" (${"`Mozilla/5.0 (Windows NT 10.0; Win64; x64) … Chrome/131.0.0.0 Safari/537.36`"}): then every page request counts a view and every \`/go/{id}\` a click. With ${int(c.addresses)} addresses drawn at random, nearly every counted view is a new visitor of that profile that day: the most hashing and inserting the visitor count can have to do.`,
     `8. Starts the ceiling: bench/ceiling.ts, a separate \`Bun.serve\` process answering every request with the bytes of one profile page as the app rendered it (${int(c.pageBytes)} bytes), with the same Content-Type; wrk asks it for \`/\` with no script.`,
-    `9. Renders the social cards of the first ${int(c.cards)} profiles once each (their URLs from each page's og:image), then checks one request of every scenario (status and content; a counted view reaching Postgres and an uncounted one not; a 304 on If-None-Match; the 302 of \`/go\`; a PNG; Today's doses; the intake PUT; a ${c.trackedDays}-day history) before any load.`,
+    `9. Renders the social cards of the first ${int(c.cards)} profiles once each, one at a time (their URLs from each page's og:image; the time of each card's first request, which renders it, is the render target's sample), then checks one request of every scenario (status and content; a counted view reaching Postgres and an uncounted one not; a 304 on If-None-Match; the 302 of \`/go\`; a PNG; Today's doses; the intake PUT; a ${c.trackedDays}-day history) before any load.`,
     `10. wrk (\`-t${c.threads} -c${c.connections} --latency --timeout 5s\`, Lua scripts in bench/lua; no Accept-Encoding, so pages and the ceiling send identity bodies): a ${c.warmup} s warm-up of every scenario, then ${c.runs} rounds of every scenario for ${c.seconds} s each. Profile pages, \`/api/profile/{name}\`, avatars, \`/go/{id}\` and cards go to a random one per request. Session scenarios carry real better-auth cookies, checked before each run through \`GET /api/auth/get-session\`. Writes send the app's Origin. The write scenario alternates \`POST /api/supplements\` with \`DELETE\` of the row just created (owner read back from the created name), round-robin over the writers, so no list nears the 200 cap. The reorder scenario sends a shuffled permutation of all ${c.reorderSize} ids of a user, round-robin over the reorder users (a second row measures one user on one connection). The intake scenario ticks one of the intake user's own doses of today (UTC, the user set no zone) on one connection, \`taken\` and \`skipped\` alternately.`,
     "   Before the warm-up and before each round the bench measures, for 2 s, how busy the machine is outside its own processes, and waits (up to BENCH_QUIET_WAIT s) while that is above 0.2 cores.",
     "11. CPU per process from /proc (the app, the postmaster and its backends, the ceiling) and wrk's own rusage; \"other\" is the rest of the machine's busy time. Statements per request from pg_stat_statements (the app's role only).",

@@ -148,7 +148,7 @@ async function main() {
         address ??= {
           value: clientAddress({
             forwardedFor: request.headers.get("x-forwarded-for"),
-            socketAddress: server.requestIP(request)?.address,
+            socketAddress: () => server.requestIP(request)?.address,
             hops: config.TRUST_PROXY,
           }),
         };

@@ -123,7 +123,7 @@ export function createApp(ctx: AppContext) {
         ? decided()
         : clientAddress({
             forwardedFor: c.req.raw.headers.get("x-forwarded-for"),
-            socketAddress: socketAddress(c),
+            socketAddress: () => socketAddress(c),
             hops: ctx.config.TRUST_PROXY,
           });
     c.set("clientAddress", address);

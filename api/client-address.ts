@@ -29,21 +29,27 @@ export const MAX_PROXY_HOPS = 10;
 export interface ClientAddressInput {
   /** The X-Forwarded-For header(s), in the order received (one string when already joined). */
   forwardedFor: string | readonly string[] | null | undefined;
-  /** The address of the socket the request came in on. */
-  socketAddress: string | null | undefined;
+  /**
+   * The address of the socket the request came in on; or a function that reads it, called
+   * only when the answer needs it (not when X-Forwarded-For names the client).
+   */
+  socketAddress: string | null | undefined | (() => string | null | undefined);
   /** TRUST_PROXY: how many proxies in front of the app append to X-Forwarded-For. */
   hops: number;
 }
 
 /** The client's address in canonical form, or undefined when even the socket's is unknown. */
 export function clientAddress({ forwardedFor, socketAddress, hops }: ClientAddressInput): string | undefined {
-  const socket = socketAddress ? parseAddress(socketAddress) : undefined;
-  if (hops <= 0) return socket;
+  const socket = () => {
+    const raw = typeof socketAddress === "function" ? socketAddress() : socketAddress;
+    return raw ? parseAddress(raw) : undefined;
+  };
+  if (hops <= 0) return socket();
   const joined = typeof forwardedFor === "string" ? forwardedFor : (forwardedFor ?? []).join(",");
-  if (joined.trim() === "") return socket;
+  if (joined.trim() === "") return socket();
   const entries = joined.split(",");
-  if (entries.length < hops) return socket;
-  return parseAddress(entries[entries.length - hops] ?? "") ?? socket;
+  if (entries.length < hops) return socket();
+  return parseAddress(entries[entries.length - hops] ?? "") ?? socket();
 }
 
 /** An IP address (optionally with a port) in canonical form; undefined for anything else. */
@@ -58,8 +64,8 @@ export function parseAddress(text: string): string | undefined {
     const colon = value.indexOf(":");
     if (colon > 0 && colon === value.lastIndexOf(":") && PORT.test(value.slice(colon))) value = value.slice(0, colon);
   }
-  const v4 = ipv4Octets(value);
-  if (v4) return v4.join(".");
+  // Canonical already: four octets without leading zeros are written back as they are.
+  if (ipv4Octets(value)) return value;
   const groups = ipv6Groups(value);
   if (!groups) return undefined;
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
@@ -88,8 +94,13 @@ const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
 function ipv4Octets(text: string): number[] | undefined {
   const parts = text.split(".");
   if (parts.length !== 4) return undefined;
-  const octets = parts.map((p) => (OCTET.test(p) ? Number(p) : 256));
-  return octets.every((o) => o <= 255) ? octets : undefined;
+  const octets: number[] = [];
+  for (const part of parts) {
+    const octet = OCTET.test(part) ? Number(part) : 256;
+    if (octet > 255) return undefined;
+    octets.push(octet);
+  }
+  return octets;
 }
 
 /** The eight 16-bit groups of an IPv6 address (RFC 4291 text forms, a dotted IPv4 tail included). */

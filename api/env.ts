@@ -1,13 +1,20 @@
 /** The Hono environment every resource module shares (defined in api/types.ts), and the auth guard. */
 import type { User } from "../db/schema";
 import { unauthorized } from "./http";
-import type { AppEnv } from "./types";
+import type { AppEnv, HostEnv } from "./types";
 
 export type { AppEnv, HostEnv } from "./types";
 
-/** The signed-in user, or a 401. */
-export async function requireUser(c: { var: AppEnv["Variables"] }): Promise<User> {
-  const user = await c.var.user();
+/**
+ * The signed-in user, or a 401. Reads the look-up with `c.get` (Hono's `c.var` builds an
+ * object of every variable on each read).
+ */
+export async function requireUser(c: { get: (key: "user") => AppEnv["Variables"]["user"] }): Promise<User> {
+  const user = await c.get("user")();
   if (!user) throw unauthorized();
   return user;
 }
+
+/** The server's security headers (server.ts), for answers kept in memory (api/cache.ts serveCached). */
+export const securityOf = (c: { env: unknown }): Record<string, string> | undefined =>
+  (c.env as Partial<HostEnv> | undefined)?.security;

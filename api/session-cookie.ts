@@ -10,13 +10,28 @@
  * the key under which this instance remembers that it verified the session.
  */
 export function sessionTokenCookie(cookieHeader: string | null | undefined): string | null {
-  if (!cookieHeader?.includes("session_token")) return null;
-  const found = cookieHeader
-    .split(";")
-    .map((part) => part.trim())
-    .filter((part) => /^[^=]*session_token=./.test(part));
-  return found.length > 0 ? found.join("; ") : null;
+  if (!cookieHeader?.includes(TOKEN)) return null;
+  // Every `;`-separated part whose name (up to its first `=`) ends in session_token and whose
+  // value is not empty, trimmed, joined with "; ". A loop, not split/map/filter: it runs on
+  // every signed-in request.
+  let found: string | null = null;
+  let start = 0;
+  while (start <= cookieHeader.length) {
+    let end = cookieHeader.indexOf(";", start);
+    if (end < 0) end = cookieHeader.length;
+    const name = cookieHeader.indexOf("=", start);
+    if (name >= 0 && name < end - 1 && cookieHeader.endsWith(TOKEN, name)) {
+      const part = cookieHeader.slice(start, end).trim();
+      if (isTokenPart(part)) found = found === null ? part : `${found}; ${part}`;
+    }
+    start = end + 1;
+  }
+  return found;
 }
+
+const TOKEN = "session_token";
+/** A trimmed part `…session_token=<at least one character>` (the first `=` right after the name). */
+const isTokenPart = (part: string): boolean => /^[^=]*session_token=./.test(part);
 
 /** Whether the request carries a (non-empty) session token cookie: worth looking the session up. */
 export const hasSessionCookie = (cookieHeader: string | null | undefined): boolean =>

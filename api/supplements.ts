@@ -11,7 +11,7 @@ import { MESSAGES, SUPPLEMENT_MESSAGES } from "../src/lib/messages";
 import { DEFAULT_SCHEDULE } from "../src/lib/schedule";
 import { reorderSchema, supplementInputSchema } from "../src/lib/validation";
 import { serveCached, toCachedBody } from "./cache";
-import { type AppEnv, requireUser } from "./env";
+import { type AppEnv, requireUser, securityOf } from "./env";
 import { badRequest, notFound, readJson } from "./http";
 import { listSupplements, toSupplementJson } from "./queries/supplements";
 import { recordDeletion, recordVersion } from "./tracking/versions";
@@ -34,12 +34,12 @@ export const supplementRoutes = new Hono<AppEnv>()
     const { caches, database } = c.get("ctx");
     // Served from memory until the user or their list changes (see api/cache.ts).
     const cached = caches.getList(user.id, user.isPremium);
-    if (cached) return serveCached(cached, c.req.raw);
+    if (cached) return serveCached(cached, c.req.raw, securityOf(c));
     const since = caches.begin();
     const list = await listSupplements(database.db, user);
     const body = await toCachedBody(c.json(list, 200, { "Cache-Control": "no-store" }));
     caches.setList(user.id, user.isPremium, body, since);
-    return serveCached(body, c.req.raw);
+    return serveCached(body, c.req.raw, securityOf(c));
   })
   .post("/supplements", async (c) => {
     const user = await requireUser(c);

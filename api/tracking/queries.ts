@@ -100,6 +100,12 @@ const rowsOf = <T>(result: unknown): T[] =>
  * in ONE statement: the version in force on each day (a range join on valid_from … next
  * valid_from), its times on that weekday, and the logged doses among them. `missed` counts
  * unlogged doses of ended days, except on the day the supplement was added.
+ *
+ * Shaped for the planner (EXPLAIN ANALYZE, 20 supplements over 366 days, ~7,200 doses: about
+ * 100 ms before, 18 ms after): each version's weekdays and times are expanded once (`vd`)
+ * and joined to the days by weekday, instead of a JSON containment test per day and version;
+ * the user's logged doses of the range are read once (`logged`) and hash-joined on
+ * (date, supplement, time), instead of an index scan per dose.
  */
 export async function readHistory(db: Db, userId: string, from: string, today: string): Promise<HistoryDay[]> {
   const result = await db.execute(sql`
@@ -109,18 +115,28 @@ export async function readHistory(db: Db, userId: string, from: string, today: s
         min(valid_from) over (partition by supplement_id) as added_on
       from ${scheduleVersions} where user_id = ${userId}
     ),
+    vd as (
+      select vr.supplement_id, vr.valid_from, vr.valid_to, vr.added_on, wd.dow, t.time
+      from vr
+      cross join lateral (
+        select distinct d::int as dow from jsonb_array_elements_text(vr.schedule -> 'days') as d
+      ) wd
+      cross join lateral jsonb_array_elements_text(vr.schedule -> 'times') as t(time)
+      where not vr.deleted and jsonb_typeof(vr.schedule) = 'object'
+    ),
     days as (
-      select g::date as date from generate_series(
+      select g::date as date, extract(isodow from g)::int as dow from generate_series(
         least(${from}::date, coalesce((select min(valid_from) from vr), ${from}::date))::timestamp,
         ${today}::date::timestamp, interval '1 day') g
     ),
+    logged as (
+      select date, supplement_id, time, status from ${intakes}
+      where user_id = ${userId} and date >= (select min(date) from days) and date <= ${today}::date
+    ),
     doses as (
-      select days.date, vr.supplement_id, vr.added_on, t.time
+      select days.date, vd.supplement_id, vd.added_on, vd.time
       from days
-      join vr on days.date >= vr.valid_from and (vr.valid_to is null or days.date < vr.valid_to)
-      cross join lateral jsonb_array_elements_text(vr.schedule -> 'times') as t(time)
-      where not vr.deleted and jsonb_typeof(vr.schedule) = 'object'
-        and (vr.schedule -> 'days') @> to_jsonb(extract(isodow from days.date)::int)
+      join vd on vd.dow = days.dow and days.date >= vd.valid_from and (vd.valid_to is null or days.date < vd.valid_to)
     )
     select days.date::text as date,
       count(doses.time)::int as due,
@@ -129,8 +145,7 @@ export async function readHistory(db: Db, userId: string, from: string, today: s
       (count(doses.time) filter (where i.status is null and days.date < ${today}::date and days.date <> doses.added_on))::int as missed
     from days
     left join doses on doses.date = days.date
-    left join ${intakes} i on i.user_id = ${userId} and i.date = doses.date
-      and i.supplement_id = doses.supplement_id and i.time = doses.time
+    left join logged i on i.date = doses.date and i.supplement_id = doses.supplement_id and i.time = doses.time
     group by days.date order by days.date`);
   return rowsOf<HistoryDay>(result).map((row) => ({
     date: String(row.date),

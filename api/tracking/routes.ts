@@ -26,7 +26,7 @@ import {
 import { adherence, currentStreak, longestStreak } from "../../src/lib/streaks";
 import { serveCached, toCachedBody } from "../cache";
 import { now } from "../clock";
-import { type AppEnv, requireUser } from "../env";
+import { type AppEnv, requireUser, securityOf } from "../env";
 import { badRequest, notFound, readJson } from "../http";
 import { readDay, readHistory } from "./queries";
 import { userToday } from "./versions";
@@ -117,12 +117,12 @@ export const trackingRoutes = new Hono<AppEnv>()
     // Served from memory until the user's list, versions, zone or log changes (api/cache.ts);
     // the key has the date, so a new day is a new entry.
     const cached = caches.getToday(user.id, date);
-    if (cached) return serveCached(cached, c.req.raw);
+    if (cached) return serveCached(cached, c.req.raw, securityOf(c));
     const since = caches.begin();
     const day = await readDay(database.db, user.id, date, zoneOf(user));
     const body = await toCachedBody(c.json(day, 200, { "Cache-Control": "no-store" }));
     caches.setToday(user.id, date, body, since);
-    return serveCached(body, c.req.raw);
+    return serveCached(body, c.req.raw, securityOf(c));
   })
   .put("/intakes/:date/:supplementId/:time", async (c) => {
     const user = await requireUser(c);

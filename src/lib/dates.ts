@@ -26,11 +26,31 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+/**
+ * The last answer per zone, for the second it was asked in: a date changes only at a whole
+ * second in every zone (tzdb offsets are whole seconds), so within one second the answer is
+ * the same and a busy server formats a zone's date once a second instead of per request.
+ */
+const lastDates = new Map<string, { second: number; date: string }>();
+
 /** The calendar date of instant `at` in `timeZone` (UTC when null). */
 export function dateIn(timeZone: string | null | undefined, at: Date | number): string {
-  const parts = formatterFor(timeZone || "UTC").formatToParts(at);
+  const zone = timeZone || "UTC";
+  const ms = typeof at === "number" ? at : at.getTime();
+  const second = Math.floor(ms / 1000);
+  const last = lastDates.get(zone);
+  if (last && last.second === second) return last.date;
+  const parts = formatterFor(zone).formatToParts(at);
   const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
-  return `${get("year").padStart(4, "0")}-${get("month")}-${get("day")}`;
+  const date = `${get("year").padStart(4, "0")}-${get("month")}-${get("day")}`;
+  if (last) {
+    last.second = second;
+    last.date = date;
+  } else if (Number.isFinite(second)) {
+    if (lastDates.size > 500) lastDates.clear();
+    lastDates.set(zone, { second, date });
+  }
+  return date;
 }
 
 /** Whether `value` is a real calendar date written `YYYY-MM-DD` (no 2026-02-30). */

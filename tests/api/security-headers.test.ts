@@ -217,6 +217,14 @@ describe.skipIf(skipWithoutBuild("security-headers.test.ts: security headers and
         ["image", imageUrl, {}],
         ["asset", asset, {}],
         ["profile JSON", `/api/profile/${username}`, {}],
+        // Signed-in answers kept in memory (api/cache.ts serveCached), twice: the second from memory.
+        ...(["/api/supplements", "/api/today"] as const).flatMap((path) =>
+          [1, 2].map((n): [string, string, RequestInit] => [
+            `signed in #${n}`,
+            path,
+            { headers: { cookie: cookies["signed in"] } },
+          ]),
+        ),
       ];
       const problems: string[] = [];
       for (const [what, path, init] of cases) {
@@ -229,9 +237,14 @@ describe.skipIf(skipWithoutBuild("security-headers.test.ts: security headers and
         }
         await res.arrayBuffer();
         problems.push(...headerProblems(res, true).map((p) => `${what} ${path} (${res.status}): ${p}`));
+        if (what.startsWith("signed in") && (res.status !== 200 || res.headers.get("cache-control") !== "no-store")) {
+          problems.push(`${what} ${path}: ${res.status}, Cache-Control ${res.headers.get("cache-control")}`);
+        }
         const etag = res.headers.get("etag");
         if (etag && res.status === 200) {
-          const again = await fetch(`${server.url}${path}`, { headers: { "if-none-match": etag } });
+          const again = await fetch(`${server.url}${path}`, {
+            headers: { ...(init.headers as Record<string, string> | undefined), "if-none-match": etag },
+          });
           await again.arrayBuffer();
           if (again.status === 304) problems.push(...headerProblems(again, true).map((p) => `${what} 304: ${p}`));
         }

@@ -27,6 +27,36 @@ describe("dateIn", () => {
   });
 });
 
+describe("dateIn, asked many times a second (it keeps each zone's last answer for its second)", () => {
+  /** Local midnights, as instants, in zones whose offsets are not whole hours (or, in 1971 Monrovia, not whole minutes). */
+  const midnights: [string, string, string, string][] = [
+    ["UTC", "2026-11-24T00:00:00.000Z", "2026-11-23", "2026-11-24"],
+    ["Asia/Kathmandu", "2026-11-23T18:15:00.000Z", "2026-11-23", "2026-11-24"], // +05:45
+    ["Pacific/Chatham", "2026-11-23T10:15:00.000Z", "2026-11-23", "2026-11-24"], // +13:45 (summer)
+    ["America/St_Johns", "2026-11-24T03:30:00.000Z", "2026-11-23", "2026-11-24"], // -03:30
+    ["Africa/Monrovia", "1971-06-02T00:44:30.000Z", "1971-06-01", "1971-06-02"], // -00:44:30
+    ["Europe/Berlin", "2026-03-28T23:00:00.000Z", "2026-03-28", "2026-03-29"], // a 23-hour day
+  ];
+  test.each(midnights)("%s: the last millisecond before midnight, midnight, and back", (zone, at, before, after) => {
+    const midnight = Date.parse(at);
+    // The same instants in turn, several times each, with another zone asked in between.
+    for (let round = 0; round < 3; round++) {
+      for (const [ms, date] of [
+        [midnight - 1000, before],
+        [midnight - 1, before],
+        [midnight, after],
+        [midnight + 999, after],
+        [midnight - 1, before],
+      ] as const) {
+        expect([zone, ms, dateIn(zone, ms)]).toEqual([zone, ms, date]);
+        expect([zone, ms, dateIn(zone, new Date(ms))]).toEqual([zone, ms, date]);
+        dateIn("Pacific/Kiritimati", ms);
+        expect([zone, ms, dateIn(zone, ms)]).toEqual([zone, ms, date]);
+      }
+    }
+  });
+});
+
 describe("calendar arithmetic", () => {
   test.each([
     ["2026-03-28", 1, "2026-03-29"],

@@ -29,18 +29,25 @@ export async function writeTemplate(outDir: string): Promise<string> {
   mkdirSync(outDir, { recursive: true });
   // Only the current template in the output folder.
   for (const old of readdirSync(outDir)) if (old !== name) rmSync(join(outDir, old), { force: true });
-  let how = "from the cache";
-  if (!existsSync(cached)) {
-    const data = await buildTemplate(MIGRATIONS);
-    mkdirSync(CACHE, { recursive: true });
-    for (const old of readdirSync(CACHE)) if (old.startsWith("pglite-")) rmSync(join(CACHE, old), { force: true });
-    writeWhole(cached, data);
-    how = "built";
-  }
   const target = join(outDir, name);
-  const partial = `${target}.${process.pid}.partial`;
-  copyFileSync(cached, partial);
-  renameSync(partial, target);
+  let how = "from the cache";
+  if (existsSync(cached)) {
+    const partial = `${target}.${process.pid}.partial`;
+    copyFileSync(cached, partial);
+    renameSync(partial, target);
+  } else {
+    const data = await buildTemplate(MIGRATIONS);
+    writeWhole(target, data);
+    how = "built";
+    try {
+      mkdirSync(CACHE, { recursive: true });
+      for (const old of readdirSync(CACHE)) if (old.startsWith("pglite-")) rmSync(join(CACHE, old), { force: true });
+      writeWhole(cached, data);
+    } catch (error) {
+      // A read-only node_modules: no cache, the next build makes it again.
+      how += ` (not cached: ${error instanceof Error ? error.message : String(error)})`;
+    }
+  }
   console.log(`PGlite template ${name} ${how} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return target;
 }

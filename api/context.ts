@@ -42,9 +42,16 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
     poolSize: config.DATABASE_POOL_SIZE,
     onQuery: options.onQuery,
   });
+  const template = database.created?.template;
+  if (template && !template.used && template.reason === "failed") {
+    log.warn("the migrated database template could not be used; created the database instead", {
+      file: template.file,
+      error: template.error instanceof Error ? template.error.message : String(template.error),
+    });
+  }
   log.info("database ready", {
     kind: database.kind,
-    ...(database.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
+    ...(database.kind === "pglite" ? { dataDir: config.DATA_DIR, from: database.created?.from } : {}),
   });
   const caches = new Caches({
     profileBytes: config.PROFILE_CACHE_MB * 1024 * 1024,

@@ -580,7 +580,8 @@ async function seedDatabase(
 /**
  * Start-up time (issue 17): `bun server.ts` on the built tree to the first 200 on
  * /api/health, BENCH_STARTUP_SAMPLES times each: PGlite in an empty data directory (a new one
- * per sample: it migrates), PGlite in a directory already migrated (the first sample's), and
+ * per sample: it starts from the build's template, dist/pglite-template, or without one runs
+ * initdb and every migration), PGlite in a directory already migrated (the first sample's), and
  * Postgres (the bench database, migrated and seeded). Nothing else of the bench runs meanwhile.
  */
 async function measureStartup(workDir: string, db: BenchDatabase, secret: string): Promise<StartupResult[]> {
@@ -594,7 +595,8 @@ async function measureStartup(workDir: string, db: BenchDatabase, secret: string
   const kinds: { id: string; label: string; env: (i: number) => Record<string, string> }[] = [
     {
       id: "pglite-empty",
-      label: "PGlite, empty data directory (creates and migrates the database)",
+      label:
+        "PGlite, empty data directory (unpacks the build's migrated template, then the migrations find nothing to do)",
       env: (i) => appEnv(undefined, port, secret, join(workDir, `pglite-${i}`)),
     },
     {

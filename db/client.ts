@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { PRODUCT_NAME } from "../src/lib/constants";
+import { defaultTemplateDir, seedFromTemplate, type TemplateOutcome } from "./pglite-template";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -31,6 +32,12 @@ export interface Database {
    * server.ts); LISTENs are taken up again on the new pool.
    */
   reset?(): void;
+  /**
+   * PGlite only: how the data directory came to be on this start: "template" (an empty data
+   * directory, filled from the build's migrated template), "initdb" (an empty one, created and
+   * migrated here; `template` says why the template was not used) or "existing".
+   */
+  created?: { from: "template" | "initdb" | "existing"; template?: TemplateOutcome };
 }
 
 export interface OpenOptions {
@@ -39,6 +46,12 @@ export interface OpenOptions {
   poolSize?: number;
   /** Called with each SQL statement the app sends (statement counting in tests). */
   onQuery?: (query: string) => void;
+  /**
+   * PGlite: the folder holding the build's migrated template (db/pglite-template.ts);
+   * dist/pglite-template by default. An empty data directory starts from it when it holds
+   * the template of these migrations.
+   */
+  templateDir?: string;
 }
 
 export class DataDirLockedError extends Error {
@@ -121,13 +134,26 @@ async function openPglite(options: OpenOptions): Promise<Database> {
   if (!inMemory) mkdirSync(root, { recursive: true });
   const release = inMemory ? () => {} : acquireDirLock(root);
   try {
-    const client = await PGlite.create(inMemory ? undefined : join(root, "pglite"));
+    const dataPath = join(root, "pglite");
+    const migrations = migrationsFolder();
+    let created: NonNullable<Database["created"]> | undefined;
+    if (!inMemory) {
+      // Issue 17: an empty data directory starts from the build's template (under the lock
+      // taken above); the migrations below then find nothing to do, or what is newer.
+      if (existsSync(dataPath)) created = { from: "existing" };
+      else {
+        const template = seedFromTemplate(dataPath, migrations, options.templateDir ?? defaultTemplateDir());
+        created = { from: template.used ? "template" : "initdb", template };
+      }
+    }
+    const client = await PGlite.create(inMemory ? undefined : dataPath);
     const db = drizzle({ client, schema, logger: logger(options.onQuery) }) as unknown as Db;
-    await migrate(db as never, { migrationsFolder: migrationsFolder() });
+    await migrate(db as never, { migrationsFolder: migrations });
     let closed = false;
     return {
       db,
       kind: "pglite",
+      created,
       ping: (ms = 2000) =>
         withTimeout(
           client.query("select 1").then(() => undefined),

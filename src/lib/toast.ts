@@ -1,8 +1,13 @@
 /**
  * Toasts, one visible at a time (the Toaster island renders them). A toast that must
  * survive a full page navigation is stored as a "flash" and shown on the next page.
+ *
+ * The toast library (sonner, about 10 KB gzipped) is not part of the page load (issue 17):
+ * the Toaster island loads it on the visitor's first interaction, before anything they do can
+ * toast, so its live region is in place for the first toast. A toast asked for before it is
+ * ready (a flash, or an error while the page loads) waits here and is shown once it is.
  */
-import { toast } from "sonner";
+import type { toast as SonnerToast } from "sonner";
 
 const FLASH_KEY = "stacktrack.flash";
 
@@ -12,11 +17,38 @@ export interface ToastMessage {
   description?: string;
 }
 
-export function showToast(message: ToastMessage) {
+let ready: typeof SonnerToast | undefined;
+let waiting: ToastMessage | undefined;
+let wanted: (() => void) | undefined;
+
+function display(toast: typeof SonnerToast, message: ToastMessage) {
   // One toast at a time: a new one replaces whatever is showing.
   toast.dismiss();
   const show = message.kind === "error" ? toast.error : toast.success;
   show(message.title, message.description ? { description: message.description } : undefined);
+}
+
+export function showToast(message: ToastMessage) {
+  if (ready) return display(ready, message);
+  waiting = message; // only the latest: one toast at a time
+  wanted?.();
+}
+
+/** The Toaster island: `load` is called when a toast waits for the library. */
+export function onToastWanted(load: () => void): () => void {
+  wanted = load;
+  if (waiting) load();
+  return () => {
+    if (wanted === load) wanted = undefined;
+  };
+}
+
+/** The Toaster island, once the library's toaster is mounted: shows the toast that waited. */
+export function toasterReady(toast: typeof SonnerToast | undefined) {
+  ready = toast;
+  const message = waiting;
+  waiting = undefined;
+  if (toast && message) display(toast, message);
 }
 
 export const notify = {

@@ -249,6 +249,29 @@ test.describe("dashboard as a free user", () => {
     await expect(addItem).toBeFocused();
   });
 
+  test("the toast library is not part of the page load: it loads on the first interaction, its live region before any toast", async ({
+    page,
+    baseURL,
+  }) => {
+    await signUpWithApi(page.request, baseURL as string);
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    await gotoHydrated(page, "/");
+    await page.waitForLoadState("networkidle");
+    const region = page.locator("section[aria-live='polite'][aria-label^='Notifications']");
+    await expect(region).toHaveCount(0);
+    expect(scripts.filter((path) => path.includes("SonnerToaster"))).toEqual([]);
+    // The first key press loads it: the (empty) live region is there before anything can toast.
+    await page.keyboard.press("Tab");
+    await expect(region).toHaveCount(1);
+    await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
+    expect(scripts.filter((path) => path.includes("SonnerToaster"))).toHaveLength(1);
+    // And toasts work as before.
+    await addThroughDialog(page, { name: "Vitamin C", frequency: "1 daily" });
+  });
+
   test("the dashboard has no accessibility violations and fits a phone", async ({ page, baseURL }) => {
     await signUpWithApi(page.request, baseURL as string);
     await gotoHydrated(page, "/");

@@ -72,10 +72,13 @@ export interface CachesOptions {
   profileBytes?: number;
   /** The most bytes of avatars kept (IMAGE_CACHE_MB). */
   imageBytes?: number;
+  /** The most bytes of per-user answers (supplement lists and Today) kept (USER_CACHE_MB). */
+  answerBytes?: number;
 }
 
 const ENTRY_OVERHEAD = 128;
 const DEFAULT_PROFILE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export interface Change {
   userId?: string | null;
@@ -113,20 +116,33 @@ export class Caches {
   private invalidatedAt = new Map<string, number>();
   private floor = 0;
   private profileBytes = 0;
+  /**
+   * The per-user answers (lists and Todays) by key (`l|user`, `t|user|date`) with their size,
+   * least recently used first: what the byte cap drops from.
+   */
+  private answers = new Map<string, { size: number; userId: string; date?: string }>();
+  private answerBytes = 0;
   readonly ttlMs: number;
   readonly maxProfileBytes: number;
+  readonly maxAnswerBytes: number;
   /** Uploaded avatars (immutable under their URL), until deleted. */
   readonly images: ImageCache;
 
   constructor(options: CachesOptions = {}) {
     this.ttlMs = options.ttlMs ?? 5 * 60_000;
     this.maxProfileBytes = options.profileBytes ?? DEFAULT_PROFILE_BYTES;
+    this.maxAnswerBytes = options.answerBytes ?? DEFAULT_ANSWER_BYTES;
     this.images = new ImageCache(options.imageBytes ?? DEFAULT_IMAGE_BYTES);
   }
 
   /** Bytes of profile pages and JSON held now (for tests and logs). */
   get profileCacheBytes(): number {
     return this.profileBytes;
+  }
+
+  /** Bytes of per-user answers (lists and Todays) held now (for tests and logs). */
+  get answerCacheBytes(): number {
+    return this.answerBytes;
   }
 
   /** Profile entries held now. */
@@ -173,16 +189,50 @@ export class Caches {
     const hit = this.lists.get(userId);
     if (!hit) return undefined;
     if (hit.premium !== premium || Date.now() - hit.at > this.ttlMs) {
-      this.lists.delete(userId);
+      this.dropList(userId);
       return undefined;
     }
+    this.touchAnswer(`l|${userId}`);
     return hit.body;
   }
 
   setList(userId: string, premium: boolean, body: CachedBody, since: number) {
     if (this.stale(`u:${userId}`, since)) return;
-    makeRoom(this.lists, MAX_LISTS);
+    const size = cachedBodyBytes(body) + ENTRY_OVERHEAD + userId.length * 2;
+    if (size > this.maxAnswerBytes) return; // would never fit
+    this.dropList(userId);
+    makeRoom(this.lists, MAX_LISTS, (oldest) => this.dropList(oldest));
     this.lists.set(userId, { premium, body, at: Date.now() });
+    this.addAnswer(`l|${userId}`, { size, userId });
+  }
+
+  private dropList(userId: string) {
+    if (this.lists.delete(userId)) this.forgetAnswer(`l|${userId}`);
+  }
+
+  /** Counts a stored answer and drops the least recently used ones beyond the byte cap. */
+  private addAnswer(key: string, answer: { size: number; userId: string; date?: string }) {
+    this.answers.set(key, answer);
+    this.answerBytes += answer.size;
+    for (const [oldest, { userId, date }] of this.answers) {
+      if (this.answerBytes <= this.maxAnswerBytes || oldest === key) break;
+      if (date === undefined) this.dropList(userId);
+      else this.dropToday(userId, date);
+    }
+  }
+
+  private touchAnswer(key: string) {
+    const answer = this.answers.get(key);
+    if (!answer) return;
+    this.answers.delete(key);
+    this.answers.set(key, answer);
+  }
+
+  private forgetAnswer(key: string) {
+    const answer = this.answers.get(key);
+    if (!answer) return;
+    this.answers.delete(key);
+    this.answerBytes -= answer.size;
   }
 
   /** A user's Today answer for `date`, if this instance has it. */
@@ -190,28 +240,44 @@ export class Caches {
     const hit = this.todays.get(userId)?.get(date);
     if (!hit) return undefined;
     if (Date.now() - hit.at > this.ttlMs) {
-      this.todays.get(userId)?.delete(date);
+      this.dropToday(userId, date);
       return undefined;
     }
+    this.touchAnswer(`t|${userId}|${date}`);
     return hit.body;
   }
 
   setToday(userId: string, date: string, body: CachedBody, since: number) {
     if (this.stale(`u:${userId}`, since) || this.stale(`t:${userId}`, since)) return;
+    const size = cachedBodyBytes(body) + ENTRY_OVERHEAD + (userId.length + date.length) * 2;
+    if (size > this.maxAnswerBytes) return; // would never fit
+    this.dropToday(userId, date);
     let byDate = this.todays.get(userId);
     if (!byDate) {
-      makeRoom(this.todays, MAX_LISTS);
+      makeRoom(this.todays, MAX_LISTS, (oldest) => this.dropTodaysOf(oldest));
       byDate = new Map();
       this.todays.set(userId, byDate);
     }
-    makeRoom(byDate, 8);
+    makeRoom(byDate, 8, (oldest) => this.dropToday(userId, oldest));
     byDate.set(date, { body, at: Date.now() });
+    this.addAnswer(`t|${userId}|${date}`, { size, userId, date });
+  }
+
+  private dropToday(userId: string, date: string) {
+    const byDate = this.todays.get(userId);
+    if (!byDate?.delete(date)) return;
+    this.forgetAnswer(`t|${userId}|${date}`);
+    if (byDate.size === 0) this.todays.delete(userId);
+  }
+
+  private dropTodaysOf(userId: string) {
+    for (const date of [...(this.todays.get(userId)?.keys() ?? [])]) this.dropToday(userId, date);
   }
 
   /** Forgets a user's Today answers (their log or schedule versions changed). */
   dropTodays(userId: string) {
     this.mark(`t:${userId}`);
-    this.todays.delete(userId);
+    this.dropTodaysOf(userId);
   }
 
   /** The user whose session `cookie` opens, if this instance verified it within `windowMs`. */
@@ -329,8 +395,8 @@ export class Caches {
     if (change.userId) {
       this.mark(`u:${change.userId}`);
       this.users.delete(change.userId);
-      this.lists.delete(change.userId);
-      this.todays.delete(change.userId);
+      this.dropList(change.userId);
+      this.dropTodaysOf(change.userId);
       this.images.dropUser(change.userId);
       for (const key of [...(this.keysByUser.get(change.userId) ?? [])]) {
         this.mark(`p:${key}`);
@@ -354,6 +420,8 @@ export class Caches {
     this.keysByUser.clear();
     this.lists.clear();
     this.todays.clear();
+    this.answers.clear();
+    this.answerBytes = 0;
     this.sessions.clear();
     this.sessionsByUser.clear();
     this.images.clear();
@@ -390,14 +458,22 @@ const securedOf = new WeakMap<CachedBody, { security: Record<string, string>; he
 /**
  * Serves a cached body, answering 304 to a matching If-None-Match. With `security` (the
  * server's security headers, api/security.ts securityHeadersOf), the answer carries its final
- * headers, worked out on first use of the body instead of on every request.
+ * headers, worked out on first use of the body instead of on every request; with `once` (the
+ * answer of the fill itself), they are worked out for this answer only and kept from the
+ * second use on: a page asked for once (most of a long tail) never holds its own copy of the
+ * headers (about 3 KB each, measured).
  */
-export function serveCached(cached: CachedBody, request: Request, security?: Record<string, string>): Response {
+export function serveCached(
+  cached: CachedBody,
+  request: Request,
+  security?: Record<string, string>,
+  once = false,
+): Response {
   if (security) {
     let secured = securedOf.get(cached);
     if (secured?.security !== security) {
       secured = { security, headers: securedHeaders([...cached.headers, ["ETag", cached.etag]], security) };
-      securedOf.set(cached, secured);
+      if (!once) securedOf.set(cached, secured);
     }
     const notModified = request.headers.get("if-none-match") === cached.etag;
     const body = notModified || request.method === "HEAD" ? null : cached.body;

@@ -81,6 +81,8 @@ const envSchema = z
     PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
     /** Megabytes of uploaded avatars an instance keeps in memory (api/image-cache.ts); 0: none. */
     IMAGE_CACHE_MB: z.coerce.number().min(0).max(65536).default(32),
+    /** Megabytes of per-user answers (supplement lists, Today) an instance keeps in memory (api/cache.ts). */
+    USER_CACHE_MB: z.coerce.number().min(0).max(65536).default(32),
     /**
      * Seconds an instance keeps serving after SIGTERM, its health check answering 503, so
      * that the proxy takes it out of rotation first (src/host/shutdown.ts). Longer than the

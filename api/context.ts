@@ -56,6 +56,7 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
   const caches = new Caches({
     profileBytes: config.PROFILE_CACHE_MB * 1024 * 1024,
     imageBytes: config.IMAGE_CACHE_MB * 1024 * 1024,
+    answerBytes: config.USER_CACHE_MB * 1024 * 1024,
   });
   await database.listen(
     CHANGES_CHANNEL,

@@ -61,7 +61,12 @@ export interface BatchedLimiterOptions {
   flushMs?: number;
   /** The clock, in milliseconds (tests set the time). */
   now?: () => number;
+  /** The most keys held in memory, in each of the local counts and the known totals (100,000). */
+  maxKeys?: number;
 }
+
+/** Keys a batched limiter holds at most, in each of its two maps (about 100 bytes each). */
+export const BATCHED_LIMITER_KEYS = 100_000;
 
 /**
  * A limit for hot public endpoints, where a database write per request would cost
@@ -69,6 +74,12 @@ export interface BatchedLimiterOptions {
  * adds its counts to the shared counters in Postgres in one statement and learns the
  * totals of every instance. A key is refused once its known total reaches the limit:
  * across instances the limit holds to within about a second's traffic.
+ *
+ * Memory is capped whatever the number of addresses: once `maxKeys` keys are counted locally,
+ * the next new key starts a flush at once (the counts go to Postgres, the map is emptied), and
+ * the known totals keep the `maxKeys` most recently learned (a key dropped from them counts
+ * from zero here until the next flush tells its total again: at most a flush interval's slack,
+ * as between instances).
  */
 export class BatchedLimiter {
   /** Counts of this instance not yet added to the shared ones (this window's). */
@@ -78,16 +89,18 @@ export class BatchedLimiter {
   private window = 0;
   private readonly enabled: boolean;
   private readonly now: () => number;
+  private readonly maxKeys: number;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly ctx: Pick<AppContext, "config" | "database">,
     private readonly prefix: string,
     private readonly limit: Limit,
-    { flushMs = 1000, now = Date.now }: BatchedLimiterOptions = {},
+    { flushMs = 1000, now = Date.now, maxKeys = BATCHED_LIMITER_KEYS }: BatchedLimiterOptions = {},
   ) {
     this.enabled = ctx.config.RATE_LIMIT === "on";
     this.now = now;
+    this.maxKeys = maxKeys;
     if (this.enabled && flushMs > 0) {
       this.timer = setInterval(() => void this.flush().catch(() => {}), flushMs);
       this.timer.unref?.();
@@ -107,7 +120,13 @@ export class BatchedLimiter {
     }
     const pending = (this.local.get(key) ?? 0) + 1;
     if (!allowed((this.known.get(key) ?? 0) + pending, this.limit)) throw tooManyRequests(window, this.limit, now);
+    if (pending === 1 && this.local.size >= this.maxKeys) void this.flush().catch(() => {});
     this.local.set(key, pending);
+  }
+
+  /** Keys held now (tests). */
+  get heldKeys(): { local: number; known: number } {
+    return { local: this.local.size, known: this.known.size };
   }
 
   /** Adds the local counts to the shared ones and reads back the totals. */
@@ -127,7 +146,15 @@ export class BatchedLimiter {
       returning key, count`);
     if (window !== this.window) return;
     const list = Array.isArray(rows) ? rows : ((rows as { rows?: { key: string; count: number }[] }).rows ?? []);
-    for (const row of list) this.known.set(row.key.slice(this.prefix.length + 1), Number(row.count));
+    for (const row of list) {
+      const key = row.key.slice(this.prefix.length + 1);
+      this.known.delete(key); // most recently learned last: the cap drops from the front
+      this.known.set(key, Number(row.count));
+    }
+    for (const key of this.known.keys()) {
+      if (this.known.size <= this.maxKeys) break;
+      this.known.delete(key);
+    }
   }
 
   stop() {

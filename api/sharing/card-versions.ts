@@ -16,7 +16,7 @@
  * - Served only under the name they show (case-insensitively) and only while that name is
  *   the user's: after a rename the old name is a missing user (404), as for any card.
  */
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { cardVersions, users } from "../../db/schema";
 import type { AppContext } from "../context";
@@ -39,27 +39,29 @@ function recordedOf(ctx: AppContext): Map<string, string> {
   return map;
 }
 
+/** Forgets which versions this instance recorded, as a fresh instance (tests). */
+export function forgetRecordedCardVersions(ctx: AppContext) {
+  recorded.delete(ctx);
+}
+
 /**
  * Keeps `facts` as a version of `userId`'s card (once: a version this instance already
- * recorded for the user sends no statement). Never throws: a failure is logged, and the
- * version is tried again the next time it is computed.
+ * recorded for the user, or that is the newest recorded one, `recorded` as the profile query
+ * read it, sends no statement). Never throws: a failure is logged, and the version is tried
+ * again the next time it is computed. Recording and pruning are one statement.
  */
 export async function recordCardVersion(
   ctx: AppContext,
   userId: string,
   facts: CardFacts,
   version = cardVersion(facts),
+  recorded?: string | null,
 ): Promise<void> {
   const memo = recordedOf(ctx);
   if (memo.get(userId) === version) return;
   const db = ctx.database.db;
   try {
-    const inserted = await db
-      .insert(cardVersions)
-      .values({ userId, version, revision: CARD_TEMPLATE_REVISION, facts })
-      .onConflictDoNothing()
-      .returning({ seq: cardVersions.seq });
-    if (inserted.length > 0) await prune(db, userId);
+    if (recorded !== version) await insertAndPrune(db, userId, version, facts);
     memo.delete(userId);
     if (memo.size >= RECORDED_USERS) memo.delete(memo.keys().next().value as string);
     memo.set(userId, version);
@@ -68,11 +70,24 @@ export async function recordCardVersion(
   }
 }
 
-/** Deletes the user's versions older than the newest CARD_VERSIONS_KEPT. */
-async function prune(db: Db, userId: string) {
-  const cutoff = sql`(select ${cardVersions.seq} from ${cardVersions} where ${cardVersions.userId} = ${userId}
-    order by ${cardVersions.seq} desc offset ${CARD_VERSIONS_KEPT - 1} limit 1)`;
-  await db.delete(cardVersions).where(and(eq(cardVersions.userId, userId), lt(cardVersions.seq, cutoff)));
+/**
+ * Inserts the version (`on conflict do nothing`) and, when it was new, deletes the user's
+ * versions older than the newest CARD_VERSIONS_KEPT, in one statement. The delete sees the
+ * table as it was before the insert, so it keeps the newest CARD_VERSIONS_KEPT − 1 old rows.
+ */
+async function insertAndPrune(db: Db, userId: string, version: string, facts: CardFacts) {
+  await db.execute(sql`
+    with inserted as (
+      insert into ${cardVersions} (user_id, version, revision, facts)
+      values (${userId}, ${version}, ${CARD_TEMPLATE_REVISION}, ${JSON.stringify(facts)}::jsonb)
+      on conflict do nothing
+      returning seq
+    )
+    delete from ${cardVersions}
+    where user_id = ${userId} and exists (select 1 from inserted) and seq < (
+      select seq from ${cardVersions} where user_id = ${userId}
+      order by seq desc offset ${CARD_VERSIONS_KEPT - 2} limit 1
+    )`);
 }
 
 /** Stored JSON as CardFacts, or null when it is not their shape. */

@@ -327,7 +327,7 @@ async function currentCard(ctx: AppContext, name: string): Promise<CachedBody> {
   } else {
     const facts = cardFacts(profile);
     const version = cardVersion(facts);
-    if (profile.userId) await recordCardVersion(ctx, profile.userId, facts, version);
+    if (profile.userId) await recordCardVersion(ctx, profile.userId, facts, version, profile.recordedCardVersion);
     body = await cardBody(ctx, facts, version);
   }
   ctx.caches.setProfile(name, "card", profile?.userId ?? null, body, since);

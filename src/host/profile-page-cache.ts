@@ -29,7 +29,7 @@ export function profilePages(
     const userId = response.headers.get(PROFILE_USER_HEADER);
     body.headers = body.headers.filter(([key]) => key !== PROFILE_USER_HEADER);
     caches.setProfile(name, "page", userId, body, since);
-    return serveCached(body, request, security);
+    return serveCached(body, request, security, true);
   }
   return function profilePage(name: string, request: Request): Response | Promise<Response> {
     const cached = caches.getProfile(name, "page");

@@ -18,7 +18,9 @@ export { PROFILE_USER_HEADER } from "../../api/cache";
  */
 export async function profileCard(profile: FoundProfile, origin: string) {
   const facts = cardFacts(profile);
-  if (profile.userId) await recordCardVersion(await getContext(), profile.userId, facts, cardVersion(facts));
+  if (profile.userId) {
+    await recordCardVersion(await getContext(), profile.userId, facts, cardVersion(facts), profile.recordedCardVersion);
+  }
   return cardMeta(origin, facts);
 }
 

@@ -190,4 +190,74 @@ describe("Caches", () => {
       expect(caches.profileCacheBytes).toBe(0);
     });
   });
+  describe("the per-user answers' byte cap (USER_CACHE_MB: supplement lists and Today)", () => {
+    const sized = (bytes: number): CachedBody => ({
+      status: 200,
+      body: new Uint8Array(bytes),
+      headers: [["content-type", "application/json"]],
+      etag: '"x"',
+    });
+    const one = cachedBodyBytes(sized(10_000));
+
+    test.each([
+      ["lists only", (c: Caches, i: number) => c.setList(`u${i}`, false, sized(10_000), c.begin())],
+      ["Todays only", (c: Caches, i: number) => c.setToday(`u${i}`, "2026-01-01", sized(10_000), c.begin())],
+      [
+        "lists and Todays mixed",
+        (c: Caches, i: number) =>
+          i % 2
+            ? c.setList(`u${i}`, false, sized(10_000), c.begin())
+            : c.setToday(`u${i}`, `2026-01-0${(i % 8) + 1}`, sized(10_000), c.begin()),
+      ],
+    ])("never holds more bytes than its cap (%s), however many users come", (_label, fill) => {
+      const caches = new Caches({ answerBytes: one * 5 + 2_000 });
+      for (let i = 0; i < 300; i++) {
+        fill(caches, i);
+        expect(caches.answerCacheBytes).toBeLessThanOrEqual(caches.maxAnswerBytes);
+      }
+      expect(caches.answerCacheBytes).toBeGreaterThan(one * 4); // it does keep what fits
+    });
+
+    test("drops the least recently used answer first, a list or a Today", () => {
+      const caches = new Caches({ answerBytes: one * 3 + 2_000 });
+      caches.setList("u1", false, sized(10_000), caches.begin());
+      caches.setToday("u2", "2026-01-01", sized(10_000), caches.begin());
+      caches.setList("u3", true, sized(10_000), caches.begin());
+      expect(caches.getList("u1", false)).toBeDefined(); // u1 used again: u2's Today is the oldest now
+      caches.setList("u4", false, sized(10_000), caches.begin());
+      expect(caches.getToday("u2", "2026-01-01")).toBeUndefined();
+      expect(caches.getList("u1", false)).toBeDefined();
+      expect(caches.getList("u3", true)).toBeDefined();
+      expect(caches.getList("u4", false)).toBeDefined();
+    });
+
+    test("an answer larger than the whole cap is not kept (and drops nothing)", () => {
+      const caches = new Caches({ answerBytes: 50_000 });
+      caches.setList("small", false, sized(1_000), caches.begin());
+      caches.setList("huge", false, sized(60_000), caches.begin());
+      caches.setToday("huge", "2026-01-01", sized(60_000), caches.begin());
+      expect(caches.getList("huge", false)).toBeUndefined();
+      expect(caches.getToday("huge", "2026-01-01")).toBeUndefined();
+      expect(caches.getList("small", false)).toBeDefined();
+    });
+
+    test("counts what it drops: replaced, invalidated, expired by a premium change, cleared", () => {
+      const caches = new Caches({ answerBytes: 1_000_000 });
+      caches.setList("u1", false, sized(5_000), caches.begin());
+      caches.setList("u1", false, sized(700), caches.begin()); // replaced, not added
+      caches.setToday("u1", "2026-01-01", sized(300), caches.begin());
+      caches.setToday("u2", "2026-01-01", sized(400), caches.begin());
+      caches.setList("u3", false, sized(100), caches.begin());
+      const expected = [700, 300, 400, 100].reduce((sum, n) => sum + cachedBodyBytes(sized(n)), 0);
+      expect(caches.answerCacheBytes).toBeGreaterThanOrEqual(expected);
+      expect(caches.answerCacheBytes).toBeLessThan(expected + 1_000);
+      caches.invalidate({ userId: "u1" });
+      caches.dropTodays("u2");
+      expect(caches.getList("u3", true)).toBeUndefined(); // rendered for free: dropped
+      expect(caches.answerCacheBytes).toBe(0);
+      caches.setList("u4", false, sized(100), caches.begin());
+      caches.clear();
+      expect(caches.answerCacheBytes).toBe(0);
+    });
+  });
 });

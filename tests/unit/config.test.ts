@@ -133,6 +133,20 @@ describe("parseConfig", () => {
     }
   });
 
+  test("USER_CACHE_MB: 32 by default, 0 to 65536 megabytes; anything else names the variable", () => {
+    expect(parseConfig({}).USER_CACHE_MB).toBe(32);
+    for (const [value, mb] of [
+      ["0", 0],
+      ["8.5", 8.5],
+      ["65536", 65536],
+    ] as const)
+      expect([value, parseConfig({ USER_CACHE_MB: value }).USER_CACHE_MB]).toEqual([value, mb]);
+    for (const value of ["-1", "abc", "65537", "32MB"]) {
+      const list = problems({ USER_CACHE_MB: value });
+      expect([value, list.length, list.join("\n")]).toEqual([value, 1, expect.stringContaining("USER_CACHE_MB")]);
+    }
+  });
+
   test("the error message lists every problem", () => {
     const error = (() => {
       try {

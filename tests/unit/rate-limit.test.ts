@@ -148,4 +148,34 @@ describe("the public profile API limiter across instances (shared counters, PGli
     await b.flush();
     expect(statuses(b, key, 151).filter((s) => s === 200)).toHaveLength(150);
   });
+
+  test("memory is capped whatever the number of addresses: a full local map flushes, the known totals keep the newest", async () => {
+    const clock = { now: T0 };
+    const make = () =>
+      new BatchedLimiter({ config, database }, "profile", LIMIT, { flushMs: 0, now: () => clock.now, maxKeys: 100 });
+    const [a, b] = [make(), make()];
+    const run = crypto.randomUUID();
+    for (let i = 0; i < 1_000; i++) {
+      expect(status(() => a.hit(`many-${run}-${i}`))).toBe(200);
+      expect(a.heldKeys.local).toBeLessThanOrEqual(100);
+    }
+    await a.flush();
+    await b.flush();
+    expect(a.heldKeys.known).toBeLessThanOrEqual(100);
+    expect(a.heldKeys.known).toBeGreaterThan(0);
+    // The limit still holds for one key among the many, on this instance and across instances.
+    const key = `hot-${run}`;
+    expect(statuses(a, key, 200).every((s) => s === 200)).toBe(true);
+    for (let i = 1_000; i < 1_300; i++) a.hit(`many-${run}-${i}`); // pushes the hot key out of local
+    await a.flush();
+    expect(statuses(b, key, 101).filter((s) => s === 200)).toHaveLength(101); // b has not flushed: 200 + 101
+    await b.flush();
+    expect(status(() => b.hit(key))).toBe(429);
+    // a has dropped the hot key's total (100 newer keys since): it counts it from zero until
+    // its next flush tells the total again (the documented slack), then refuses it.
+    expect(status(() => a.hit(key))).toBe(200);
+    await a.flush();
+    expect(status(() => a.hit(key))).toBe(429);
+    expect(a.heldKeys.known).toBeLessThanOrEqual(100);
+  });
 });

@@ -64,6 +64,11 @@ for (const production of [false, true]) {
         make: (r: Request, s?: Record<string, string>) => serveCached(page, r, s),
       },
       {
+        name: "cached page, the fill's own answer (headers not kept)",
+        etag: page.etag,
+        make: (r: Request, s?: Record<string, string>) => serveCached({ ...page }, r, s, true),
+      },
+      {
         name: "cached 404 JSON",
         etag: json.etag,
         make: (r: Request, s?: Record<string, string>) => serveCached(json, r, s),

@@ -14,6 +14,7 @@ import { createApp } from "./api/app";
 import { clientAddress } from "./api/client-address";
 import { ConfigError, initContext } from "./api/context";
 import type { HostEnv } from "./api/env";
+import { heldRedirect } from "./api/go";
 import { isDatabaseUnavailable } from "./api/http";
 import { heldImage, imageResponse } from "./api/images";
 import { counterOf, countView } from "./api/insights/counter";
@@ -89,7 +90,7 @@ async function main() {
       return image ? imageResponse(image, request, headers) : api.fetch(request, env);
     }
     if (path === "/api" || path.startsWith("/api/")) return api.fetch(request, env);
-    if (path.startsWith("/go/")) return go(request, url, env);
+    if (path.startsWith("/go/")) return heldRedirect(ctx, request, path, headers) ?? go(request, url, env);
     if (isSharingPath(path) && (request.method === "GET" || request.method === "HEAD")) return api.fetch(request, env);
     if (request.method === "GET" || request.method === "HEAD") {
       // `/` is the prerendered landing page, unless the visitor has a session.

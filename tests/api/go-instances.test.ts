@@ -227,7 +227,13 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
     expect((await call(b, `/go/${id}`)).status).toBe(302);
     await setPremium(owner, false); // as the webhook would, on neither instance
     // B holds /go in memory (api/link-cache.ts): the change notification drops it.
-    expect(await until(async () => (await call(b, `/go/${id}`)).status, (s) => s === 404, 1000)).toBe(404);
+    expect(
+      await until(
+        async () => (await call(b, `/go/${id}`)).status,
+        (s) => s === 404,
+        1000,
+      ),
+    ).toBe(404);
     const page = await until(pageOnB, (p) => !p.includes("View Product"), 1000);
     expect(page).not.toContain("View Product");
     expect(page).not.toContain("Paid link");

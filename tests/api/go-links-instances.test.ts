@@ -159,6 +159,28 @@ describe.skipIf(skip)("/go from memory: every change reaches the other instance"
 
   const NOT_FOUND = { status: 404, location: null };
 
+  test("a click answered from memory (no session cookie) carries exactly the headers of the first, read through the API", async () => {
+    const owner = await signUp();
+    await setPremium(owner, true);
+    const id = await addSupplement(owner);
+    const headersOf = async () => {
+      const res = await call(b, `/go/${id}`);
+      expect(res.status).toBe(302);
+      const all = [...res.headers.entries()].filter(([k]) => k !== "date");
+      return Object.fromEntries(all);
+    };
+    const first = await headersOf();
+    expect(first).toMatchObject({
+      location: LINK,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+      "x-content-type-options": "nosniff",
+      "x-frame-options": "DENY",
+    });
+    expect(first["content-security-policy"]).toContain("default-src 'none'");
+    for (let i = 0; i < 3; i++) expect(await headersOf()).toEqual(first);
+  });
+
   const STOPS: [string, (owner: Owner, id: number) => Promise<void>][] = [
     [
       "premium ends: customer.subscription.deleted through the billing webhook (on A)",

@@ -15,6 +15,7 @@ import { serveCached } from "./api/cache";
 import { clientAddress } from "./api/client-address";
 import { ConfigError, initContext } from "./api/context";
 import type { HostEnv } from "./api/env";
+import { heldRedirect } from "./api/go";
 import { isDatabaseUnavailable } from "./api/http";
 import { heldImage, imageResponse } from "./api/images";
 import { counterOf, countView } from "./api/insights/counter";
@@ -91,7 +92,7 @@ async function main() {
       return image ? imageResponse(image, request, headers) : api.fetch(request, env);
     }
     if (path === "/api" || path.startsWith("/api/")) return api.fetch(request, env);
-    if (path.startsWith("/go/")) return go(request, url, env);
+    if (path.startsWith("/go/")) return heldRedirect(ctx, request, path, headers) ?? go(request, url, env);
     if (isSharingPath(path) && (request.method === "GET" || request.method === "HEAD")) {
       // Issue 16: a social card this instance holds, from memory like an image.
       const card = heldCard(ctx, path);

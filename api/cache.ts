@@ -17,6 +17,9 @@
  * - `images`: uploaded avatars by id, capped in bytes (IMAGE_CACHE_MB; api/image-cache.ts).
  *   Dropped on the `{"i": id}` notification the deleting statement sends (api/images.ts) and
  *   with their user (`u`: a deleted account takes its images with it).
+ * - `links`: where `/go/{supplementId}` leads, or "no link" (issue 14; api/link-cache.ts),
+ *   dropped with their owner (`u`: premium, the switch, an edit or delete of the supplement,
+ *   the account deleted) and capped in bytes.
  *
  * Database triggers (migrations 0001, 0002) announce every change to users and
  * supplements, and every ended session, on the channel `stacktrack_changes`; each
@@ -30,6 +33,7 @@
 import type { User } from "../db/schema";
 import { isValidUsername } from "../src/lib/validation";
 import { DEFAULT_IMAGE_BYTES, ImageCache } from "./image-cache";
+import { LinkCache } from "./link-cache";
 import { log } from "./log";
 import { markSecured, securedHeaders } from "./security";
 
@@ -127,12 +131,15 @@ export class Caches {
   readonly maxAnswerBytes: number;
   /** Uploaded avatars (immutable under their URL), until deleted. */
   readonly images: ImageCache;
+  /** Where /go/{id} leads (issue 14), until its owner changes. */
+  readonly links: LinkCache;
 
   constructor(options: CachesOptions = {}) {
     this.ttlMs = options.ttlMs ?? 5 * 60_000;
     this.maxProfileBytes = options.profileBytes ?? DEFAULT_PROFILE_BYTES;
     this.maxAnswerBytes = options.answerBytes ?? DEFAULT_ANSWER_BYTES;
     this.images = new ImageCache(options.imageBytes ?? DEFAULT_IMAGE_BYTES);
+    this.links = new LinkCache(undefined, this.ttlMs);
   }
 
   /** Bytes of profile pages and JSON held now (for tests and logs). */
@@ -398,6 +405,7 @@ export class Caches {
       this.dropList(change.userId);
       this.dropTodaysOf(change.userId);
       this.images.dropUser(change.userId);
+      this.links.dropUser(change.userId);
       for (const key of [...(this.keysByUser.get(change.userId) ?? [])]) {
         this.mark(`p:${key}`);
         this.dropProfile(key);
@@ -425,6 +433,7 @@ export class Caches {
     this.sessions.clear();
     this.sessionsByUser.clear();
     this.images.clear();
+    this.links.clear();
   }
 
   /** Applies a notification payload from the database. */

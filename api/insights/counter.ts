@@ -5,21 +5,29 @@
  * or a lock to a request: the public page and /go/{id} only touch the maps below.
  *
  * Unique visitors, without cookies and without storing an address: a view's visitor is
- * HMAC-SHA-256(salt of the UTC day, address + User-Agent + profile id), cut to 16 bytes. The
+ * HMAC-SHA-256(salt of the UTC day, address + User-Agent + profile id), cut to 16 bytes (Bun's
+ * native keyed hasher, about twice as fast as node:crypto's createHmac, same bytes). The
  * salt is random, made by whichever instance first needs it (table visit_salts, shared so that
  * one visitor is one visitor on every instance) and deleted once older than 2 days. Hashes are
  * kept for the current day only, in memory and in visitor_hashes (earlier days' rows are
- * deleted by the next flush): a hash inserted for the first time is a new visitor. Until an
- * instance has read the day's salt (a few seconds after midnight or after start), a view's
- * address and User-Agent wait in memory for the next flush, which hashes them; they are never
- * written anywhere.
+ * deleted by the next flush): a hash inserted for the first time is a new visitor. Each
+ * instance remembers the hashes it has already sent today (up to MAX_SEEN; past it, it starts
+ * a fresh set and Postgres alone tells new from known), so a visitor who comes back costs no
+ * row in the next flush. Until an instance has read the day's salt (a few seconds after
+ * midnight or after start), a view's address and User-Agent wait in memory for the next flush,
+ * which hashes them; they are never written anywhere.
+ *
+ * The flush sends the day's new hashes as one bytea (16 bytes each, grouped by profile) and
+ * the per-profile counts as arrays (`unnest`), not as JSON: the JavaScript side of a flush of
+ * 60,000 views is a few joins and one hex encoding, so it does not hold up requests, and
+ * Postgres checks that a profile still exists once per profile, not once per hash.
  *
  * Not counted: HEAD and any method but GET, a User-Agent that the maintained `isbot` list calls a
  * crawler or link-preview fetcher (or none at all), and the signed-in owner (the caller decides:
  * countView, api/go.ts). A flush that fails keeps its counts for the next one; a SIGKILL loses at
  * most the last FLUSH_MS of counts.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import type { Database } from "../../db/client";
@@ -35,6 +43,9 @@ export const FLUSH_MS = 5000;
 const MAX_KEYS = 100_000;
 /** Hashes this instance remembers having sent today (beyond it Postgres still tells new from known). */
 const MAX_SEEN = 200_000;
+/** Bytes of a visitor hash as stored (visitor_hashes.hash). */
+const HASH_BYTES = 16;
+const HASH_SQL = sql.raw(String(HASH_BYTES));
 
 type Db = Database["db"];
 
@@ -74,8 +85,8 @@ interface ViewEntry {
   userId: string;
   day: string;
   views: number;
-  /** Visitor hashes (hex) of this batch, not yet sent. */
-  hashes: Set<string>;
+  /** New visitors' hashes of this batch, not yet sent (HASH_BYTES each, as `hashKey` strings). */
+  hashes: string[];
 }
 
 interface Unsalted {
@@ -83,6 +94,31 @@ interface Unsalted {
   day: string;
   visitor: string;
 }
+
+/** Where each view's HMAC is written (Bun asks for room for a 64-byte digest), and read back. */
+const digestOut = new Uint8Array(64);
+const digestView = new DataView(digestOut.buffer);
+/**
+ * The first HASH_BYTES of the last digest as a string of 8 UTF-16 code units (little-endian,
+ * so `Buffer.write(key, "utf16le")` gives the bytes back exactly): a cheap Set key, with no
+ * Buffer or encoding step per view.
+ */
+const hashKey = (): string =>
+  String.fromCharCode(
+    digestView.getUint16(0, true),
+    digestView.getUint16(2, true),
+    digestView.getUint16(4, true),
+    digestView.getUint16(6, true),
+    digestView.getUint16(8, true),
+    digestView.getUint16(10, true),
+    digestView.getUint16(12, true),
+    digestView.getUint16(14, true),
+  );
+
+/** A Postgres array literal of strings (each quoted), for `unnest`. */
+const textArray = (values: string[]): string => `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
+/** A Postgres array literal of integers. */
+const intArray = (values: number[]): string => `{${values.join(",")}}`;
 
 const rowsOf = <T>(result: unknown): T[] =>
   Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
@@ -114,7 +150,7 @@ export class InsightsCounter {
     let entry = this.views.get(key);
     if (!entry) {
       if (this.views.size >= MAX_KEYS) return;
-      entry = { userId, day, views: 0, hashes: new Set() };
+      entry = { userId, day, views: 0, hashes: [] };
       this.views.set(key, entry);
     }
     entry.views += 1;
@@ -142,11 +178,18 @@ export class InsightsCounter {
   }
 
   private hash(salt: Buffer, raw: string): string {
-    return createHmac("sha256", salt).update(raw).digest("hex").slice(0, 32);
+    new Bun.CryptoHasher("sha256", salt).update(raw).digest(digestOut);
+    return hashKey();
   }
 
+  /** A visitor's hash: kept for the next flush unless this instance already sent or holds it today. */
   private addHash(entry: ViewEntry, hash: string) {
-    if (this.seen.day !== entry.day || !this.seen.hashes.has(hash)) entry.hashes.add(hash);
+    if (this.seen.day !== entry.day) this.seen = { day: entry.day, hashes: new Set() };
+    const seen = this.seen.hashes;
+    if (seen.has(hash)) return;
+    if (seen.size >= MAX_SEEN) seen.clear(); // Postgres still tells new from known
+    seen.add(hash);
+    entry.hashes.push(hash);
   }
 
   /**
@@ -173,30 +216,40 @@ export class InsightsCounter {
     const clicks = [...this.clicks.values()];
     this.views = new Map();
     this.clicks = new Map();
-    const hashes = views.flatMap((v) => [...v.hashes].map((h) => ({ d: v.day, h, u: v.userId })));
+    // The new hashes as one bytea, grouped by profile: entry i's are hashes [starts[i], starts[i] + counts[i]).
+    const starts: number[] = [];
+    const counts: number[] = [];
+    let held = 0;
+    for (const entry of views) {
+      starts.push(held);
+      counts.push(entry.hashes.length);
+      held += entry.hashes.length;
+    }
+    const blob = Buffer.allocUnsafe(held * HASH_BYTES);
+    let offset = 0;
+    for (const entry of views) offset += blob.write(entry.hashes.join(""), offset, "utf16le");
     try {
       await this.db.execute(sql`
-        with vh as (
-          select t.d, decode(t.h, 'hex') as h, t.u
-          from jsonb_to_recordset(${JSON.stringify(hashes)}::jsonb) as t(d date, h text, u text)
+        with pv as (
+          select pv.u, pv.d, pv.n, pv.s, pv.c
+          from unnest(
+            ${textArray(views.map((v) => v.userId))}::text[], ${textArray(views.map((v) => v.day))}::date[],
+            ${intArray(views.map((v) => v.views))}::int[], ${intArray(starts)}::int[], ${intArray(counts)}::int[]
+          ) as pv(u, d, n, s, c)
+          where exists (select 1 from users where users.id = pv.u)
         ),
         new_visitors as (
           insert into visitor_hashes (day, hash, user_id)
-          select vh.d, vh.h, vh.u from vh where exists (select 1 from users where users.id = vh.u)
+          select pv.d, substring(${blob}::bytea from (pv.s + i) * ${HASH_SQL} + 1 for ${HASH_SQL}), pv.u
+          from pv cross join lateral generate_series(0, pv.c - 1) as i
           on conflict do nothing
           returning user_id, day
         ),
         visitor_counts as (select user_id, day, count(*)::int as n from new_visitors group by user_id, day),
-        pv as (
-          select t.u, t.d, t.n
-          from jsonb_to_recordset(${JSON.stringify(views.map((v) => ({ u: v.userId, d: v.day, n: v.views })))}::jsonb)
-            as t(u text, d date, n int)
-        ),
         added_views as (
           insert into profile_daily_counts (user_id, day, views, visitors)
           select pv.u, pv.d, pv.n, coalesce(vc.n, 0)
           from pv left join visitor_counts vc on vc.user_id = pv.u and vc.day = pv.d
-          where exists (select 1 from users where users.id = pv.u)
           on conflict (user_id, day) do update set
             views = profile_daily_counts.views + excluded.views,
             visitors = profile_daily_counts.visitors + excluded.visitors
@@ -205,8 +258,10 @@ export class InsightsCounter {
         added_clicks as (
           insert into supplement_daily_clicks (supplement_id, day, clicks)
           select t.s, t.d, t.n
-          from jsonb_to_recordset(${JSON.stringify(clicks.map((c) => ({ s: c.supplementId, d: c.day, n: c.clicks })))}::jsonb)
-            as t(s int, d date, n int)
+          from unnest(
+            ${intArray(clicks.map((c) => c.supplementId))}::int[], ${textArray(clicks.map((c) => c.day))}::date[],
+            ${intArray(clicks.map((c) => c.clicks))}::int[]
+          ) as t(s, d, n)
           where exists (select 1 from supplements where supplements.id = t.s)
           on conflict (supplement_id, day) do update set clicks = supplement_daily_clicks.clicks + excluded.clicks
           returning 1
@@ -215,10 +270,6 @@ export class InsightsCounter {
         old_salts as (delete from visit_salts where day < ${today}::date - 2 returning 1)
         select (select count(*) from added_views) as views, (select count(*) from added_clicks) as clicks`);
       this.cleanedFor = today;
-      for (const entry of views) {
-        if (this.seen.day !== entry.day) this.seen = { day: entry.day, hashes: new Set() };
-        for (const hash of entry.hashes) if (this.seen.hashes.size < MAX_SEEN) this.seen.hashes.add(hash);
-      }
     } catch (error) {
       // Kept for the next flush (a user or supplement deleted meanwhile is skipped then).
       for (const entry of views) {
@@ -226,7 +277,7 @@ export class InsightsCounter {
         const current = this.views.get(key);
         if (current) {
           current.views += entry.views;
-          for (const hash of entry.hashes) current.hashes.add(hash);
+          for (const hash of entry.hashes) current.hashes.push(hash);
         } else this.views.set(key, entry);
       }
       for (const entry of clicks) {

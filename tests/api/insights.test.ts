@@ -4,6 +4,7 @@
  * clicks, unique visitors from the day's salt, and the salt and hash clean-up.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
 import { counterOf } from "../../api/insights/counter";
@@ -181,6 +182,39 @@ describe("unique visitors (the day's salt)", () => {
     visit(owner, "10.0.0.1");
     await counter().flush();
     expect(await today(owner)).toMatchObject({ date: "2026-06-02", views: 1, visitors: 1 });
+  });
+
+  test("the stored hash is HMAC-SHA-256(the day's salt, address, User-Agent, profile) cut to 16 bytes, and nothing else", async () => {
+    freezeClock("2026-06-10T10:00:00Z");
+    const owner = await createUser(api, { username: uniqueName("hmac") });
+    const db = api.ctx.database.db;
+    await counter().flush(); // the day's salt
+    counter().view(owner.id, { address: "192.0.2.44", agent: BROWSER });
+    await counter().flush();
+    const [salt] = await db.select().from(visitSalts).where(eq(visitSalts.day, "2026-06-10"));
+    const stored = await db.select().from(visitorHashes).where(eq(visitorHashes.userId, owner.id));
+    const want = createHmac("sha256", Buffer.from(salt?.salt as Uint8Array))
+      .update(`192.0.2.44\n${BROWSER}\n${owner.id}`)
+      .digest()
+      .subarray(0, 16);
+    expect(stored.map((h) => Buffer.from(h.hash as Uint8Array).toString("hex"))).toEqual([want.toString("hex")]);
+  });
+
+  test("a big batch: 3,000 views of 1,000 visitors over two profiles and two flushes count each visitor once", async () => {
+    freezeClock("2026-06-11T10:00:00Z");
+    const one = await createUser(api, { username: uniqueName("big1") });
+    const two = await createUser(api, { username: uniqueName("big2") });
+    await counter().flush(); // the day's salt
+    const visit = (i: number) =>
+      counter().view(i % 2 ? one.id : two.id, { address: `10.${Math.floor(i / 250)}.0.${i % 250}`, agent: BROWSER });
+    for (let i = 0; i < 1000; i++) visit(i);
+    for (let i = 999; i >= 0; i--) visit(i); // the same visitors again, in the same batch
+    await counter().flush();
+    for (let i = 0; i < 1000; i++) visit(i); // and in a later one
+    await counter().flush();
+    const today = async (user: ApiUser) => (await insights(user, "?days=7")).body.days.at(-1);
+    expect(await today(one)).toMatchObject({ date: "2026-06-11", views: 1500, visitors: 500 });
+    expect(await today(two)).toMatchObject({ date: "2026-06-11", views: 1500, visitors: 500 });
   });
 
   test("nothing stored names an address; hashes of earlier days and salts older than 2 days are deleted", async () => {

@@ -360,7 +360,7 @@ describe("social card", () => {
     const dir = process.env.CARD_SCREENSHOTS;
     const cases = {
       "long-name": {
-        username: "a".repeat(25) + "_long_name_fifty_characters_",
+        username: `${"a".repeat(25)}_long_name_fifty_characters_`,
         bio: "Coffee first.",
         names: ["Vitamin D3"],
       },

@@ -3,7 +3,7 @@
  * Every query is scoped to the user, so another user's row answers 404 exactly
  * like a row that does not exist.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { type Supplement, supplements } from "../db/schema";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
@@ -14,7 +14,7 @@ import { serveCached, toCachedBody } from "./cache";
 import { type AppEnv, requireUser, securityOf } from "./env";
 import { badRequest, notFound, readJson } from "./http";
 import { listSupplements, toSupplementJson } from "./queries/supplements";
-import { recordDeletion, recordVersion } from "./tracking/versions";
+import { recordVersion, userToday, versionCtes } from "./tracking/versions";
 import { withUserLock } from "./user-lock";
 
 const MAX_ID = 2_147_483_647;
@@ -27,6 +27,22 @@ function parseId(raw: string): number {
 }
 
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
+
+/** The rows of `db.execute` (postgres.js answers an array, PGlite `{ rows }`). */
+const rowsOf = (result: unknown): Record<string, unknown>[] =>
+  (Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
+
+const supplementColumns = Object.entries(getTableColumns(supplements));
+
+/** A `supplements` row read by raw SQL (column names, driver values) as Drizzle maps it. */
+function toSupplementRow(raw: Record<string, unknown>): Supplement {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of supplementColumns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as unknown as Supplement;
+}
 
 export const supplementRoutes = new Hono<AppEnv>()
   .get("/supplements", async (c) => {
@@ -44,35 +60,32 @@ export const supplementRoutes = new Hono<AppEnv>()
   .post("/supplements", async (c) => {
     const user = await requireUser(c);
     const input = await readJson(c, supplementInputSchema);
-    // Under the user's lock: two adds at the cap cannot both pass it.
+    // Under the user's lock: two adds at the cap cannot both pass it. The lock is its own
+    // statement (the next one then reads what the lock's previous holder committed); the cap
+    // check, the position, the insert and its schedule version are one statement after it.
     const row = await withUserLock(c.get("ctx"), user.id, async (lock) => {
-      const { tx } = lock;
-      const [stats] = await tx
-        .select({
-          count: sql<number>`count(*)::int`,
-          last: sql<number>`coalesce(max(${supplements.sortOrder}), -1)::int`,
-        })
-        .from(supplements)
-        .where(eq(supplements.userId, user.id));
-      if ((stats?.count ?? 0) >= MAX_SUPPLEMENTS) throw badRequest(MESSAGES.tooManySupplements);
-      const [inserted] = await tx
-        .insert(supplements)
-        .values({
-          userId: user.id,
-          name: input.name,
-          quantityType: input.quantityType,
-          frequency: input.frequency,
-          // Premium-only fields: a free user's are dropped, whatever the client sent.
-          affiliateLink: user.isPremium ? emptyToNull(input.affiliateLink) : null,
-          notes: user.isPremium ? emptyToNull(input.notes) : null,
-          sortOrder: (stats?.last ?? -1) + 1,
-          schedule: input.schedule === undefined ? DEFAULT_SCHEDULE : input.schedule,
-          doseAmount: input.doseAmount ?? null,
-        })
-        .returning();
+      const schedule = input.schedule === undefined ? DEFAULT_SCHEDULE : input.schedule;
+      const result = await lock.tx.execute(sql`
+        with stats as (
+          select count(*)::int as n, coalesce(max(${supplements.sortOrder}) + 1, 0)::int as next
+          from ${supplements} where ${supplements.userId} = ${user.id}
+        ), added as (
+          insert into ${supplements}
+            (user_id, name, quantity_type, frequency, affiliate_link, notes, sort_order, schedule, dose_amount)
+          select ${user.id}, ${input.name}, ${input.quantityType}, ${input.frequency},
+            ${user.isPremium ? emptyToNull(input.affiliateLink) : null}::text,
+            ${user.isPremium ? emptyToNull(input.notes) : null}::text,
+            stats.next, ${schedule === null ? null : JSON.stringify(schedule)}::jsonb,
+            ${input.doseAmount ?? null}::numeric
+          from stats where stats.n < ${MAX_SUPPLEMENTS}
+          returning *
+        ), ${versionCtes("added", user.id, userToday(user), false)}
+        select * from added`);
+      const [inserted] = rowsOf(result);
+      // Premium-only fields above: a free user's are dropped, whatever the client sent.
+      if (!inserted) throw badRequest(MESSAGES.tooManySupplements);
       lock.changed = true;
-      if (inserted) await recordVersion(tx, user, inserted);
-      return inserted;
+      return toSupplementRow(inserted);
     });
     if (!row) throw new Error("insert returned no row");
     return c.json(toSupplementJson(row, user.isPremium), 201);
@@ -159,15 +172,15 @@ export const supplementRoutes = new Hono<AppEnv>()
   .delete("/supplements/:id", async (c) => {
     const user = await requireUser(c);
     const id = parseId(c.req.param("id"));
-    const row = await c.get("ctx").database.db.transaction(async (tx) => {
-      const [deleted] = await tx
-        .delete(supplements)
-        .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
-        .returning();
-      // Gone from today on; its past days and logged doses stay (issue 19).
-      if (deleted) await recordDeletion(tx, user, deleted);
-      return deleted;
-    });
+    // One statement: the row goes, and its version records that it is gone from the user's
+    // today on (its past days and logged doses stay, issue 19).
+    const result = await c.get("ctx").database.db.execute(sql`
+      with deleted as (
+        delete from ${supplements} where ${supplements.id} = ${id} and ${supplements.userId} = ${user.id}
+        returning *
+      ), ${versionCtes("deleted", user.id, userToday(user), true)}
+      select id from deleted`);
+    const [row] = rowsOf(result);
     if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
     return c.body(null, 204);

@@ -4,7 +4,7 @@
  * dropping any later one (a zone moved west can make 'today' earlier than a version): ended
  * days keep the version they had.
  */
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, type SQL, sql } from "drizzle-orm";
 import { type Supplement, scheduleVersions, type User } from "../../db/schema";
 import { dateIn } from "../../src/lib/dates";
 import { now } from "../clock";
@@ -65,4 +65,26 @@ export function recordDeletion(tx: Tx, user: Pick<User, "id" | "timeZone">, row:
     { name: row.name, quantityType: row.quantityType, doseAmount: row.doseAmount, schedule: null, deleted: true },
     userToday(user),
   );
+}
+
+/**
+ * The same record as SQL, for a statement that wrote supplements in a CTE named `source`
+ * (columns as the table's): two more CTEs, `later_versions` (drops any version after `today`)
+ * and `new_version` (today's, inserted or replaced), so that the write and its version are one
+ * statement, one round trip. `deleted`: the rows were deleted (their version has no schedule).
+ */
+export function versionCtes(source: "added" | "deleted", userId: string, today: string, deleted: boolean): SQL {
+  const from = sql.raw(`"${source}"`);
+  return sql`later_versions as (
+      delete from ${scheduleVersions} as sv using ${from} as s
+      where sv.user_id = ${userId} and sv.supplement_id = s.id and sv.valid_from > ${today}::date
+    ), new_version as (
+      insert into ${scheduleVersions} (user_id, supplement_id, valid_from, name, quantity_type, dose_amount, schedule, deleted)
+      select ${userId}, s.id, ${today}::date, s.name, s.quantity_type, s.dose_amount,
+        ${deleted ? sql`null::jsonb` : sql`s.schedule`}, ${sql.raw(String(deleted))}
+      from ${from} as s
+      on conflict (user_id, supplement_id, valid_from) do update set
+        name = excluded.name, quantity_type = excluded.quantity_type, dose_amount = excluded.dose_amount,
+        schedule = excluded.schedule, deleted = excluded.deleted
+    )`;
 }

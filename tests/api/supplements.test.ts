@@ -639,6 +639,30 @@ describe("PUT /api/supplements/reorder", () => {
     // A handful: session, user, lock, read the ids, one update, the answer.
     expect(counts[200]).toBeLessThanOrEqual(10);
   });
+
+  test("once the session is warm, an add is two statements (the user's lock, then the add) and a delete one", async () => {
+    // The cap, the position, the insert and the schedule version of an add are one statement
+    // after the lock; a delete and its version one statement (issue 21: round trips per write).
+    for (const count of [0, 5, 199]) {
+      const owner = await createUser(api);
+      if (count > 0) await insertSupplements(api, owner, count);
+      await list(owner); // warm: the session and the user are remembered
+      api.queries.length = 0;
+      const res = await call(owner, "POST", "/api/supplements", valid({ name: `After ${count}` }));
+      expect(res.status).toBe(201);
+      const added = (await res.json()) as SupplementJson;
+      expect(added.sortOrder).toBe(count);
+      expect([count, "add", api.queries.length]).toEqual([count, "add", 2]);
+      expect(api.queries[0]).toMatch(/for update$/);
+
+      await list(owner);
+      api.queries.length = 0;
+      const gone = await call(owner, "DELETE", `/api/supplements/${added.id}`);
+      expect(gone.status).toBe(204);
+      expect([count, "delete", api.queries.length]).toEqual([count, "delete", 1]);
+      expect((await supplementRows(api, owner)).length).toBe(count);
+    }
+  });
 });
 
 describe("ids in the path", () => {

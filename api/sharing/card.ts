@@ -223,9 +223,11 @@ export async function renderCardSvg(facts: CardFacts, avatarPng?: string): Promi
  * of a truecolour PNG (a text card ~19 KB instead of ~40 KB; the bench's cards, with photo-like
  * avatars, 50.5 KB instead of 120.4 KB on average), and a warm card's cost is mostly its bytes. tests/api/sharing.test.ts
  * holds cards to byte budgets. Effort 1 is the quantizer's fastest setting, within a few per
- * cent of its slowest in size; zlib level 9 saves another ~4% once per version.
+ * cent of its slowest in size. zlib at its default level 6: level 9 saves ~4% of the bytes but
+ * costs 10–25 ms more per render, and a render must stay under issue 16's 100 ms with a
+ * photo-like avatar (the bench times it).
  */
-export const CARD_PNG_OPTIONS = { palette: true, quality: 100, effort: 1, compressionLevel: 9 } as const;
+export const CARD_PNG_OPTIONS = { palette: true, quality: 100, effort: 1, compressionLevel: 6 } as const;
 
 export async function renderCardPng(facts: CardFacts, avatarPng?: string): Promise<Uint8Array<ArrayBuffer>> {
   const svg = await renderCardSvg(facts, avatarPng);

@@ -243,7 +243,12 @@ async function avatarPng(db: Db, avatar: string | null): Promise<string | undefi
   const [row] = await db.select({ data: images.data }).from(images).where(eq(images.id, id)).limit(1);
   if (!row) return undefined;
   const { default: sharp } = await import("sharp");
-  const png = await sharp(new Uint8Array(row.data)).resize(256, 256, { fit: "cover" }).png().toBuffer();
+  // zlib level 1: this PNG only carries the pixels into the SVG and is decoded at once, so a
+  // quick encode beats a small one (the same pixels, so the same card, at any level).
+  const png = await sharp(new Uint8Array(row.data))
+    .resize(256, 256, { fit: "cover" })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
   return `data:image/png;base64,${png.toString("base64")}`;
 }
 

@@ -32,6 +32,7 @@
  */
 import type { User } from "../db/schema";
 import { isValidUsername } from "../src/lib/validation";
+import { FillGuard } from "./fill-guard";
 import { DEFAULT_IMAGE_BYTES, ImageCache } from "./image-cache";
 import { LinkCache } from "./link-cache";
 import { log } from "./log";
@@ -115,10 +116,8 @@ export class Caches {
   private todays = new Map<string, Map<string, { body: CachedBody; at: number }>>();
   private sessions = new Map<string, SessionEntry>();
   private sessionsByUser = new Map<string, Set<string>>();
-  /** Bumped on every invalidation; a fill started before a bump for its key is not stored. */
-  private epoch = 0;
-  private invalidatedAt = new Map<string, number>();
-  private floor = 0;
+  /** A fill started before an invalidation of its key is not stored. */
+  private readonly guard = new FillGuard();
   private profileBytes = 0;
   /**
    * The per-user answers (lists and Todays) by key (`l|user`, `t|user|date`) with their size,
@@ -159,20 +158,16 @@ export class Caches {
 
   /** A token to pass to a later `set*`, taken before reading the database. */
   begin(): number {
-    return this.epoch;
+    return this.guard.begin();
   }
 
   /** Whether `key` was invalidated after the fill that took `since` began (or everything was). */
   private stale(key: string, since: number): boolean {
-    return since < this.floor || (this.invalidatedAt.get(key) ?? -1) > since;
+    return this.guard.stale(key, since);
   }
 
   private mark(key: string) {
-    this.invalidatedAt.set(key, ++this.epoch);
-    if (this.invalidatedAt.size > 50_000) {
-      this.invalidatedAt.clear();
-      this.floor = ++this.epoch;
-    }
+    this.guard.mark(key);
   }
 
   getUser(id: string): User | undefined {
@@ -420,8 +415,7 @@ export class Caches {
   }
 
   clear() {
-    this.floor = ++this.epoch;
-    this.invalidatedAt.clear();
+    this.guard.reset();
     this.users.clear();
     this.profiles.clear();
     this.profileBytes = 0;

@@ -16,6 +16,8 @@
  * first.
  */
 
+import { FillGuard, OwnedLru } from "./fill-guard";
+
 export interface HeldLink {
   id: number;
   /** The supplement's owner; null when there is no such supplement. */
@@ -31,59 +33,42 @@ const LINK_OVERHEAD = 200;
 /** 8 MB: some 30,000 links of 100 characters, or 2,000 of the longest allowed (2,048). */
 export const LINK_CACHE_BYTES = 8 * 1024 * 1024;
 const MAX_LINKS = 50_000;
+/** The owner unknown ids are kept under (no user id is empty), and their fill-guard key. */
+const UNKNOWN_OWNER = "";
 const UNKNOWN = "unknown";
 
 export class LinkCache {
-  private entries = new Map<number, HeldLink>();
-  private idsByOwner = new Map<string, Set<number>>();
-  private unknown = new Set<number>();
-  private epoch = 0;
-  private invalidatedAt = new Map<string, number>();
-  private floor = 0;
-  private held = 0;
+  private readonly lru: OwnedLru<number, HeldLink>;
+  private readonly guard = new FillGuard();
 
   constructor(
     readonly maxBytes: number = LINK_CACHE_BYTES,
     readonly ttlMs: number = 5 * 60_000,
-  ) {}
+  ) {
+    this.lru = new OwnedLru((link) => link.ownerId ?? UNKNOWN_OWNER, maxBytes, MAX_LINKS);
+  }
 
   /** Bytes held now (tests, logs). */
   get bytes(): number {
-    return this.held;
+    return this.lru.bytes;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.lru.size;
   }
 
   /** A token to pass to `set`, taken before reading the database. */
   begin(): number {
-    return this.epoch;
+    return this.guard.begin();
   }
 
   get(id: number): HeldLink | undefined {
-    const entry = this.entries.get(id);
-    if (!entry) return undefined;
-    if (Date.now() - entry.at > this.ttlMs) {
-      this.remove(id);
+    const entry = this.lru.get(id);
+    if (entry && Date.now() - entry.at > this.ttlMs) {
+      this.lru.remove(id);
       return undefined;
     }
-    // Most recently used last: the caps drop from the front.
-    this.entries.delete(id);
-    this.entries.set(id, entry);
     return entry;
-  }
-
-  private stale(key: string, since: number): boolean {
-    return since < this.floor || (this.invalidatedAt.get(key) ?? -1) > since;
-  }
-
-  private mark(key: string) {
-    this.invalidatedAt.set(key, ++this.epoch);
-    if (this.invalidatedAt.size > 50_000) {
-      this.invalidatedAt.clear();
-      this.floor = ++this.epoch;
-    }
   }
 
   /**
@@ -98,35 +83,8 @@ export class LinkCache {
       at: Date.now(),
       bytes: LINK_OVERHEAD + (target?.length ?? 0) * 2 + (ownerId?.length ?? 0) * 2,
     };
-    if (this.stale(ownerId ? `u:${ownerId}` : UNKNOWN, since)) return entry;
-    this.remove(id);
-    this.entries.set(id, entry);
-    this.held += entry.bytes;
-    if (ownerId) {
-      const ids = this.idsByOwner.get(ownerId) ?? new Set();
-      ids.add(id);
-      this.idsByOwner.set(ownerId, ids);
-    } else this.unknown.add(id);
-    while (this.held > this.maxBytes || this.entries.size > MAX_LINKS) {
-      const oldest = this.entries.keys().next().value as number | undefined;
-      if (oldest === undefined || oldest === id) break;
-      this.remove(oldest);
-    }
+    if (!this.guard.stale(ownerId ? `u:${ownerId}` : UNKNOWN, since)) this.lru.set(id, entry);
     return entry;
-  }
-
-  private remove(id: number) {
-    const entry = this.entries.get(id);
-    if (!entry) return;
-    this.entries.delete(id);
-    this.held -= entry.bytes;
-    if (!entry.ownerId) {
-      this.unknown.delete(id);
-      return;
-    }
-    const ids = this.idsByOwner.get(entry.ownerId);
-    ids?.delete(id);
-    if (ids?.size === 0) this.idsByOwner.delete(entry.ownerId);
   }
 
   /**
@@ -134,18 +92,14 @@ export class LinkCache {
    * lead, and every unknown id (the change may have created it).
    */
   dropUser(userId: string) {
-    this.mark(`u:${userId}`);
-    this.mark(UNKNOWN);
-    for (const id of [...(this.idsByOwner.get(userId) ?? [])]) this.remove(id);
-    for (const id of [...this.unknown]) this.remove(id);
+    this.guard.mark(`u:${userId}`);
+    this.guard.mark(UNKNOWN);
+    this.lru.removeOwner(userId);
+    this.lru.removeOwner(UNKNOWN_OWNER);
   }
 
   clear() {
-    this.floor = ++this.epoch;
-    this.invalidatedAt.clear();
-    this.entries.clear();
-    this.idsByOwner.clear();
-    this.unknown.clear();
-    this.held = 0;
+    this.guard.reset();
+    this.lru.clear();
   }
 }

@@ -1,8 +1,10 @@
 /** BENCHMARKS.md from one run's results. */
+
 import { PRODUCT_NAME } from "../src/lib/constants";
 import type { CpuUse } from "./cpu";
 import type { PageJs } from "./js-size";
 import type { LighthouseResult } from "./lighthouse";
+import type { MemoryProbe, MemorySample } from "./memory-probe";
 import type { StartupResult } from "./startup";
 import { type StatementProbe, shortQuery } from "./statements";
 
@@ -107,7 +109,14 @@ export interface Report {
   scenarios: ScenarioResult[];
   /** Cores busy outside the bench's processes while it was idle (median of the checks before the warm-up and each round). */
   backgroundLoad: number;
-  memory: { atStart: Mem; afterLoad: Mem; afterAll: Mem; overallPeak: number };
+  memory: {
+    atStart: Mem;
+    afterLoad: Mem;
+    afterAll: Mem;
+    overallPeak: number;
+    /** The app's own account of that memory (bench/memory-probe.ts), when it answered. */
+    heapAfterAll?: MemoryProbe;
+  };
   reorderStatements: { items: number; statements: number; all: number[] }[];
   /** Statements of each kind of request, one request at a time. */
   statementProbes: StatementProbe[];
@@ -639,6 +648,36 @@ function startupSection(r: Report): string[] {
   ];
 }
 
+/**
+ * What the RSS after the run is made of, from the app's side (bench/memory-probe.ts): the JS
+ * heap with its garbage, then after a full collection.
+ */
+function heapSection(probe: MemoryProbe | undefined): string[] {
+  if (!probe) return ["", "The app's memory probe did not answer: no breakdown of its memory this run."];
+  const { before: b, afterFullGc: a } = probe;
+  const outside = (x: MemorySample) => x.rss - x.heapCapacity - x.extraMemorySize;
+  const row = (label: string, f: (x: MemorySample) => string) => `| ${label} | ${f(b)} | ${f(a)} |`;
+  const types = a.topTypes.map(([type, n]) => `${type} ${n.toLocaleString("en-US")}`).join(", ");
+  return [
+    "",
+    "### What that memory is",
+    "",
+    "Asked of the app itself after the whole run (bench/memory-probe.ts, preloaded by the bench only: it adds nothing to a request and answers one SIGUSR2 with `process.memoryUsage()` and JavaScriptCore's `heapStats()`, then again after `Bun.gc(true)`, a full collection).",
+    "",
+    "| | as it was | after a full collection |",
+    "|---|---:|---:|",
+    row("RSS", (x) => mb(x.rss)),
+    row("JS heap: objects, live and not yet collected", (x) => mb(x.heapSize)),
+    row("JS heap: capacity held", (x) => mb(x.heapCapacity)),
+    row("held by JS objects outside the heap (string and buffer contents)", (x) => mb(x.extraMemorySize)),
+    row("of which ArrayBuffer contents (cached pages, avatars, cards)", (x) => mb(x.arrayBuffers)),
+    row("the rest of RSS (RSS less the heap's capacity and that)", (x) => mb(outside(x))),
+    row("JS objects", (x) => x.objectCount.toLocaleString("en-US")),
+    "",
+    `A full collection frees ${mb(b.heapSize - a.heapSize)} of heap objects and ${mb(b.extraMemorySize - a.extraMemorySize)} of their contents outside the heap (garbage: JavaScriptCore lets the heap grow between collections while requests make it), yet RSS falls only from ${mb(b.rss)} to ${mb(a.rss)}: the allocators keep freed pages for reuse rather than give them back. What JavaScript keeps alive is ${mb(a.heapSize + a.extraMemorySize)} (heap objects ${mb(a.heapSize)}, their contents outside the heap ${mb(a.extraMemorySize)}); the most numerous objects: ${types}. The remaining ${mb(outside(a))} of RSS is not live JavaScript: pages freed but kept, compiled code, Bun's and JavaScriptCore's native allocations (sockets, request and response buffers), libvips (sharp) and the card renderer's WebAssembly memories; this probe cannot split it further. The caches' byte caps (PROFILE_CACHE_MB, IMAGE_CACHE_MB, the cards', the per-user answers' and the links') bound only what the app keeps on purpose.`,
+  ];
+}
+
 export function renderReport(r: Report): string {
   const c = r.config;
   const ceiling = r.scenarios.find((s) => s.id === "ceiling")?.rps ?? Number.NaN;
@@ -745,6 +784,7 @@ export function renderReport(r: Report): string {
     "",
     `Peak over the whole run (the highest VmHWM read; the mark is reset before each wrk run, so per-scenario peaks are in the results table): **${mb(m.overallPeak)}**.`,
   );
+  push(...heapSection(m.heapAfterAll));
 
   push("", "## JavaScript shipped", "");
   if (r.js.length) {
@@ -817,7 +857,7 @@ export function renderReport(r: Report): string {
     `3. Starts the app once (it migrates the database), signs ${2 + c.writers + c.reorderers} users up over HTTP through better-auth (\`POST /api/auth/sign-up/email\` with the app's Origin, each from its own address: sign-up is limited per address) and keeps their cookies: one dashboard user (username set through \`PUT /api/profile\`), one intake user, ${c.writers} writers, ${c.reorderers} reorder users. Stops the app.`,
     `4. Seeds with SQL, the app stopped (so no cache can hold older data): ${int(c.users)} public users with ${c.perUser} supplements each (about 10% premium with affiliate links and notes, which is what makes their 'View Product' links show: ${int(c.goLinks)} \`/go/{id}\` links; 60% with a bio, 40% with social links) and a 512×512 WebP avatar each (sharp, quality 82 as the app encodes them, effort 1 instead of 4 to seed faster; ${kb(c.avatarBytes)} on average) in \`images\`; ${c.perUser} supplements for the dashboard and intake users, each with a schedule (every kind of dose, one 'as needed') and ${c.trackedDays} days of tracking: a schedule version in force from ${c.trackedDays - 1} days ago and every dose of every ended day logged (about 87% taken, 8% skipped, 5% missed), set-based; exactly ${c.reorderSize} supplements for each reorder user${c.scaleProfiles && r.scale ? `; ${int(c.scaleProfiles)} scale profiles with \`generate_series\` (see "Scale")` : ""}; then \`vacuum analyze\`.`,
     `5. Measures the start-up time (see "Start-up").`,
-    `6. Starts the app for the measurements as \`npm start\` runs it on a built tree: \`bun server.ts\` with NODE_ENV=production, DATABASE_URL, PORT, PUBLIC_ORIGIN=http://127.0.0.1:PORT, a random 48-character BETTER_AUTH_SECRET and **TRUST_PROXY=true** (as behind Caddy, deploy/env.example); every other setting at its default: ${c.appDefaults}. So request logging is on (one JSON line per request, the app's stdout going straight to a file, as under systemd to the journal), the rate limits are on (better-auth's per address, the public profile API's 300 a minute per address) and views and clicks are counted.`,
+    `6. Starts the app for the measurements as \`npm start\` runs it on a built tree: \`bun server.ts\` with NODE_ENV=production, DATABASE_URL, PORT, PUBLIC_ORIGIN=http://127.0.0.1:PORT, a random 48-character BETTER_AUTH_SECRET and **TRUST_PROXY=true** (as behind Caddy, deploy/env.example); every other setting at its default: ${c.appDefaults}. So request logging is on (one JSON line per request, the app's stdout going straight to a file, as under systemd to the journal), the rate limits are on (better-auth's per address, the public profile API's 300 a minute per address) and views and clicks are counted. The one addition is \`--preload bench/memory-probe.ts\`, which only waits for the SIGUSR2 the bench sends after the whole run ("What that memory is").`,
     `7. **Simulated visitors.** Behind the proxy the client is the address in X-Forwarded-For, and every request the bench sends carries one. The public scenarios draw it at random for each request from a pool of ${int(c.addresses)} addresses (198.18.0.0/15, the range RFC 2544 reserves for benchmarks; bench/lua/visitors.lua), so no address comes near a per-address limit at the rates measured and a 429 would be counted as an error; each signed-in user sends from one address of its own. Requests to public pages carry no User-Agent (wrk sends none: a request that is not counted as a view, as a bot's) except where a scenario says "Chrome's User-Agent" (${"`Mozilla/5.0 (Windows NT 10.0; Win64; x64) … Chrome/131.0.0.0 Safari/537.36`"}): then every page request counts a view and every \`/go/{id}\` a click. With ${int(c.addresses)} addresses drawn at random, nearly every counted view is a new visitor of that profile that day: the most hashing and inserting the visitor count can have to do.`,
     `8. Starts the ceiling: bench/ceiling.ts, a separate \`Bun.serve\` process answering every request with the bytes of one profile page as the app rendered it (${int(c.pageBytes)} bytes), with the same Content-Type; wrk asks it for \`/\` with no script.`,
     `9. Renders the social cards of the first ${int(c.cards)} profiles once each, one at a time (their URLs from each page's og:image; the time of each card's first request, which renders it, is the render target's sample), then checks one request of every scenario (status and content; a counted view reaching Postgres and an uncounted one not; a 304 on If-None-Match; the 302 of \`/go\`; a PNG; Today's doses; the intake PUT; a ${c.trackedDays}-day history) before any load.`,

@@ -39,6 +39,7 @@ import { cleanupAll, findFreePort, run } from "../tests/support/process";
 import { CpuMeter, type CpuUse, memory, resetPeak } from "./cpu";
 import { CHROMIUM_PATH, measureJs, type PageJs } from "./js-size";
 import { type LighthouseResult, runLighthouse } from "./lighthouse";
+import type { MemoryProbe } from "./memory-probe";
 import { type BenchDatabase, createExternalDatabase, startCluster } from "./postgres";
 import { installSignalHandlers, type Service, startService, waitForHttp } from "./proc";
 import { type CardRender, type Report, renderReport, type ScaleResult, type ScenarioResult } from "./report";
@@ -73,6 +74,31 @@ import {
 import { luaPrelude, runWrk, type WrkResult } from "./wrk";
 
 const ROOT = join(import.meta.dir, "..");
+const MEMORY_PROBE = join(import.meta.dir, "memory-probe.ts");
+
+/**
+ * Asks the app (started with bench/memory-probe.ts) for its memory: as it is, and after a full
+ * garbage collection. Undefined when it does not answer within 10 s.
+ */
+async function probeMemory(pid: number, file: string): Promise<MemoryProbe | undefined> {
+  rmSync(file, { force: true });
+  try {
+    process.kill(pid, "SIGUSR2");
+  } catch {
+    return undefined;
+  }
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    await Bun.sleep(100);
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, "utf8")) as MemoryProbe;
+      } catch {
+        // still being written
+      }
+    }
+  }
+  return undefined;
+}
 const env = process.env;
 const num = (name: string, fallback: number) => {
   const raw = env[name];
@@ -1149,10 +1175,13 @@ async function main() {
     running.database = db;
 
     const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(36))).toString("base64url");
+    // The memory probe (bench/memory-probe.ts) only listens for SIGUSR2, sent once at the end.
+    const memoryProbeFile = join(workDir, "memory-probe.json");
     const startApp = async (logName: string) => {
-      const service = startService("app", [process.execPath, ...config.appFlags, "server.ts"], {
+      const cmd = [process.execPath, ...config.appFlags, "--preload", MEMORY_PROBE, "server.ts"];
+      const service = startService("app", cmd, {
         cwd: ROOT,
-        env: appEnv(db, appPort, secret),
+        env: { ...appEnv(db, appPort, secret), BENCH_MEMORY_PROBE: memoryProbeFile },
         logFile: join(workDir, logName),
       });
       await waitForHttp(`${origin}/api/health`, service);
@@ -1199,6 +1228,7 @@ async function main() {
     const { js, lighthouse, browserError } = await measureBrowser(origin, measured.sampleName, dashboardUser);
     load.peakSinceReset();
     const memoryAfterAll = memory(measured.appPid);
+    const heapAfterAll = await probeMemory(measured.appPid, memoryProbeFile);
 
     // ---- report -------------------------------------------------------------------------
     const cpuModel = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.+)$/m)?.[1] ?? "unknown";
@@ -1242,6 +1272,7 @@ async function main() {
         atStart: measured.memoryAtStart,
         afterLoad: load.memoryAfterLoad,
         afterAll: memoryAfterAll,
+        heapAfterAll,
         overallPeak: load.overallPeak(),
       },
       reorderStatements: load.reorderStatements,

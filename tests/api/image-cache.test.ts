@@ -37,6 +37,23 @@ async function get(path: string, init: { method?: string; headers?: Record<strin
   return { status: res.status, headers: res.headers, body, statements: api.queries.length };
 }
 
+/**
+ * The statements of a GET once `url` is warm. Saving an avatar changes the user's row, whose
+ * change notification drops the user's cached images when it arrives, asynchronously: it can
+ * land after the first GET has filled the cache (a CI run saw 1 statement here). So the image
+ * is asked for again, a few times at most, until the notification has been applied; a cache
+ * that never keeps it answers 1 every time.
+ */
+async function warmStatements(url: string): Promise<number> {
+  let statements = Number.NaN;
+  for (let attempt = 0; attempt < 10; attempt++) {
+    statements = (await get(url)).statements;
+    if (statements === 0) break;
+    await Bun.sleep(50);
+  }
+  return statements;
+}
+
 describe("warm avatars cost no statement", () => {
   let owner: ApiUser;
   let url: string;
@@ -134,7 +151,7 @@ describe("a deleted image stops being served at once, warm or cold", () => {
       const url = await upload(who);
       if (way.shown) await setAvatar(who, url);
       expect((await get(url)).status).toBe(200);
-      expect((await get(url)).statements).toBe(0); // warm
+      expect(await warmStatements(url)).toBe(0);
       await way.remove(who);
       const after = await get(url);
       expect(after.status).toBe(404);

@@ -267,7 +267,8 @@ export function skipWithoutPostgres(what: string): boolean {
  * The same cluster from the shell, for .ci/run (pg_ctl keeps the server running after
  * this exits):
  *   bun tests/support/pg-cluster.ts start --dir D --port P [--durability none] [--role R]
- *     prints the URL of database `postgres` for role R (created LOGIN CREATEDB), or the superuser
+ *     prints the URL of database `postgres` for role R (created LOGIN CREATEDB, member of
+ *     pg_signal_backend), or the superuser
  *   bun tests/support/pg-cluster.ts stop --dir D
  */
 async function cli(args: string[]): Promise<void> {
@@ -299,6 +300,11 @@ async function cli(args: string[]): Promise<void> {
   const sql = postgres(cluster.url, { max: 1, onnotice: () => {} });
   try {
     await sql.unsafe(`create role ${role} login createdb`);
+    // The suites drop their databases `with (force)`, which ends every backend still on them:
+    // an autovacuum worker is no role the test role is a member of, so without this the drop
+    // failed now and then ('must be a member of the role whose process is being terminated or
+    // member of pg_signal_backend', a CI run's account-delete suite).
+    await sql.unsafe(`grant pg_signal_backend to ${role}`);
   } finally {
     await sql.end();
   }

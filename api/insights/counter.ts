@@ -6,7 +6,9 @@
  *
  * Unique visitors, without cookies and without storing an address: a view's visitor is
  * HMAC-SHA-256(salt of the UTC day, address + User-Agent + profile id), cut to 16 bytes (Bun's
- * native keyed hasher, about twice as fast as node:crypto's createHmac, same bytes). The
+ * native keyed hasher, about twice as fast as node:crypto's createHmac, same bytes). Hashes are
+ * held in typed arrays (./hash-set.ts), never as JavaScript strings: the garbage collector
+ * does not scan them, so a view costs the same with 200,000 visitors seen as with none. The
  * salt is random, made by whichever instance first needs it (table visit_salts, shared so that
  * one visitor is one visitor on every instance) and deleted once older than 2 days. Hashes are
  * kept for the current day only, in memory and in visitor_hashes (earlier days' rows are
@@ -37,14 +39,14 @@ import { now } from "../clock";
 import type { AppContext } from "../context";
 import { errorFields, log } from "../log";
 import { sessionTokenCookie } from "../session-cookie";
+import { HASH_BYTES, HashList, HashSet16 } from "./hash-set";
 
 export const FLUSH_MS = 5000;
 /** Distinct (profile, day) and (supplement, day) keys held before new ones are dropped (a database outage). */
 const MAX_KEYS = 100_000;
 /** Hashes this instance remembers having sent today (beyond it Postgres still tells new from known). */
 const MAX_SEEN = 200_000;
-/** Bytes of a visitor hash as stored (visitor_hashes.hash). */
-const HASH_BYTES = 16;
+/** Bytes of a visitor hash as stored (visitor_hashes.hash): HASH_BYTES. */
 const HASH_SQL = sql.raw(String(HASH_BYTES));
 
 type Db = Database["db"];
@@ -85,8 +87,8 @@ interface ViewEntry {
   userId: string;
   day: string;
   views: number;
-  /** New visitors' hashes of this batch, not yet sent (HASH_BYTES each, as `hashKey` strings). */
-  hashes: string[];
+  /** New visitors' hashes of this batch, not yet sent (HASH_BYTES each). */
+  hashes: HashList;
 }
 
 interface Unsalted {
@@ -95,25 +97,9 @@ interface Unsalted {
   visitor: string;
 }
 
-/** Where each view's HMAC is written (Bun asks for room for a 64-byte digest), and read back. */
+/** Where each view's HMAC is written (Bun asks for room for a 64-byte digest), and its first 16 bytes as words. */
 const digestOut = new Uint8Array(64);
-const digestView = new DataView(digestOut.buffer);
-/**
- * The first HASH_BYTES of the last digest as a string of 8 UTF-16 code units (little-endian,
- * so `Buffer.write(key, "utf16le")` gives the bytes back exactly): a cheap Set key, with no
- * Buffer or encoding step per view.
- */
-const hashKey = (): string =>
-  String.fromCharCode(
-    digestView.getUint16(0, true),
-    digestView.getUint16(2, true),
-    digestView.getUint16(4, true),
-    digestView.getUint16(6, true),
-    digestView.getUint16(8, true),
-    digestView.getUint16(10, true),
-    digestView.getUint16(12, true),
-    digestView.getUint16(14, true),
-  );
+const digestWords = new Uint32Array(digestOut.buffer, 0, HASH_BYTES / 4);
 
 /** A Postgres array literal of strings (each quoted), for `unnest`. */
 const textArray = (values: string[]): string => `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
@@ -128,7 +114,9 @@ export class InsightsCounter {
   private clicks = new Map<string, { supplementId: number; day: string; clicks: number }>();
   private unsalted: Unsalted[] = [];
   private salt: { day: string; key: Buffer } | undefined;
-  private seen = { day: "", hashes: new Set<string>() };
+  /** The hashes this instance has sent or holds for `seenDay`. */
+  private seen = new HashSet16(MAX_SEEN);
+  private seenDay = "";
   private cleanedFor = "";
   private running: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -146,17 +134,30 @@ export class InsightsCounter {
   /** One view of `userId`'s page by a visitor (address and User-Agent), at `at`. */
   view(userId: string, visitor: { address: string | undefined; agent: string }, at: Date = now()) {
     const day = dayOf(at);
-    const key = `${userId}|${day}`;
-    let entry = this.views.get(key);
-    if (!entry) {
-      if (this.views.size >= MAX_KEYS) return;
-      entry = { userId, day, views: 0, hashes: [] };
-      this.views.set(key, entry);
-    }
+    const entry = this.viewEntry(userId, day, true);
+    if (!entry) return;
     entry.views += 1;
     const raw = `${visitor.address ?? ""}\n${visitor.agent}\n${userId}`;
-    if (this.salt?.day === day) this.addHash(entry, this.hash(this.salt.key, raw));
+    if (this.salt?.day === day) this.addHash(entry, this.salt.key, raw);
     else if (this.unsalted.length < MAX_KEYS) this.unsalted.push({ userId, day, visitor: raw });
+  }
+
+  /**
+   * The batch's counts of `userId`'s page on `day` (made when `create` and there is room). Keyed
+   * by the user id alone, with no string built per view; an entry of another day (a batch
+   * across midnight) goes under `{userId}|{day}` (ids have no '|').
+   */
+  private viewEntry(userId: string, day: string, create: boolean): ViewEntry | undefined {
+    let key = userId;
+    let entry = this.views.get(key);
+    if (entry && entry.day !== day) {
+      key = `${userId}|${day}`;
+      entry = this.views.get(key);
+    }
+    if (entry || !create || this.views.size >= MAX_KEYS) return entry;
+    entry = { userId, day, views: 0, hashes: new HashList() };
+    this.views.set(key, entry);
+    return entry;
   }
 
   /** One click on supplement `supplementId`'s 'View Product' link, at `at`. */
@@ -177,19 +178,18 @@ export class InsightsCounter {
     return { views, clicks };
   }
 
-  private hash(salt: Buffer, raw: string): string {
+  /**
+   * A visitor's hash (of `raw`, with the day's `salt`): kept for the next flush unless this
+   * instance already sent or holds it today. Past MAX_SEEN the set starts again empty, and
+   * Postgres still tells new from known.
+   */
+  private addHash(entry: ViewEntry, salt: Buffer, raw: string) {
     new Bun.CryptoHasher("sha256", salt).update(raw).digest(digestOut);
-    return hashKey();
-  }
-
-  /** A visitor's hash: kept for the next flush unless this instance already sent or holds it today. */
-  private addHash(entry: ViewEntry, hash: string) {
-    if (this.seen.day !== entry.day) this.seen = { day: entry.day, hashes: new Set() };
-    const seen = this.seen.hashes;
-    if (seen.has(hash)) return;
-    if (seen.size >= MAX_SEEN) seen.clear(); // Postgres still tells new from known
-    seen.add(hash);
-    entry.hashes.push(hash);
+    if (this.seenDay !== entry.day) {
+      this.seenDay = entry.day;
+      this.seen.clear();
+    }
+    if (this.seen.add(digestWords)) entry.hashes.push(digestWords);
   }
 
   /**
@@ -227,7 +227,11 @@ export class InsightsCounter {
     }
     const blob = Buffer.allocUnsafe(held * HASH_BYTES);
     let offset = 0;
-    for (const entry of views) offset += blob.write(entry.hashes.join(""), offset, "utf16le");
+    for (const entry of views) {
+      const bytes = entry.hashes.bytes();
+      blob.set(bytes, offset);
+      offset += bytes.length;
+    }
     try {
       await this.db.execute(sql`
         with pv as (
@@ -273,12 +277,11 @@ export class InsightsCounter {
     } catch (error) {
       // Kept for the next flush (a user or supplement deleted meanwhile is skipped then).
       for (const entry of views) {
-        const key = `${entry.userId}|${entry.day}`;
-        const current = this.views.get(key);
+        const current = this.viewEntry(entry.userId, entry.day, true);
         if (current) {
           current.views += entry.views;
-          for (const hash of entry.hashes) current.hashes.push(hash);
-        } else this.views.set(key, entry);
+          current.hashes.append(entry.hashes);
+        }
       }
       for (const entry of clicks) {
         const key = `${entry.supplementId}|${entry.day}`;
@@ -309,9 +312,9 @@ export class InsightsCounter {
     const waiting = this.unsalted;
     this.unsalted = [];
     for (const item of waiting) {
-      const entry = this.views.get(`${item.userId}|${item.day}`);
+      const entry = this.viewEntry(item.userId, item.day, false);
       if (!entry) continue;
-      if (this.salt?.day === item.day) this.addHash(entry, this.hash(this.salt.key, item.visitor));
+      if (this.salt?.day === item.day) this.addHash(entry, this.salt.key, item.visitor);
       else if (!this.salt || item.day > this.salt.day) this.unsalted.push(item);
       // A view of a day whose salt is gone counts as a view, not as a visitor.
     }

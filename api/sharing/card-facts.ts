@@ -11,7 +11,7 @@ import { CARD_HEIGHT, CARD_WIDTH, cardAlt, cardPath } from "../../src/lib/sharin
  * Bumped whenever the template, its fonts or the fallback rules change the picture for the
  * same facts: every card gets a new URL, so no cache anywhere keeps the old drawing.
  */
-export const CARD_TEMPLATE_REVISION = 3; // 2: written as a palette PNG; 3: at zlib level 6 (api/sharing/card.ts CARD_PNG_OPTIONS)
+export const CARD_TEMPLATE_REVISION = 4; // 2: written as a palette PNG; 3: at zlib level 6 (api/sharing/card.ts CARD_PNG_OPTIONS); 4: the avatar laid on the raster (AVATAR_BOX)
 
 /** How many supplement names the card lists. */
 export const CARD_NAMES = 5;

@@ -17,6 +17,13 @@ describe("requestLine", () => {
     { method: "GET", path: '/a"quote\\back\u0001ctl', status: 404, ms: 1000, ip: "10.0.0.1" },
     { method: "GET", path: "/ünïcödé/名前/\u2028", status: 500, ms: 123456.7, ip: "::ffff:1.2.3.4" },
     { method: "GET", path: "(no usable host)", status: 400, ms: 1.5, ip: undefined },
+    // Each kind of character JSON.stringify escapes, or leaves alone, once with nothing else.
+    { method: "GET", path: "/emoji/💪/\ud83d", status: 200, ms: 2, ip: "1.2.3.4" },
+    { method: "GET", path: "/lone\udc00low", status: 200, ms: 2, ip: "1.2.3.4" },
+    { method: "GET", path: "/tab\there/del\u007f/nbsp\u00a0", status: 200, ms: 2, ip: "1.2.3.4" },
+    { method: "GET", path: '"', status: 200, ms: 2, ip: "\\" },
+    { method: 'GE"T', path: "\u0000", status: 200, ms: 2, ip: "\u001f" },
+    { method: "GET", path: "", status: 200, ms: 2, ip: "" },
   ];
   for (const fields of variants) {
     test(`${fields.method} ${JSON.stringify(fields.path)} ${fields.status}`, () => {
@@ -63,6 +70,17 @@ describe("no request line is lost", () => {
       expect(paths(lines)).toEqual(expected(5000));
     });
   }
+
+  test("lines of any size and script: many bytes per character, and one longer than the buffer, all in order", async () => {
+    const body = `const paths = []; for (let i = 0; i < 3000; i++) paths.push("/名前/ü/💪/" + i);
+      paths.splice(1500, 0, "/" + "ж".repeat(100000));
+      for (const path of paths) log.request({ method: "GET", path, status: 200, ms: 1, ip: "127.0.0.1" });`;
+    const { code, lines } = await run(body);
+    expect(code).toBe(0);
+    const want = Array.from({ length: 3000 }, (_, i) => `/名前/ü/💪/${i}`);
+    want.splice(1500, 0, `/${"ж".repeat(100000)}`);
+    expect(paths(lines)).toEqual(want);
+  });
 
   test("another line is written after the request lines logged before it", async () => {
     const { lines } = await run(`${requests(3)}\nlog.info("stopped", { reason: "test" });\n${requests(2)}`);

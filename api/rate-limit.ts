@@ -77,15 +77,19 @@ export const BATCHED_LIMITER_KEYS = 100_000;
  *
  * Memory is capped whatever the number of addresses: once `maxKeys` keys are counted locally,
  * the next new key starts a flush at once (the counts go to Postgres, the map is emptied), and
- * the known totals keep the `maxKeys` most recently learned (a key dropped from them counts
- * from zero here until the next flush tells its total again: at most a flush interval's slack,
- * as between instances).
+ * the known totals keep between `maxKeys` / 2 and `maxKeys` of the most recently learned, in
+ * two generations (a key dropped from them counts from zero here until the next flush tells
+ * its total again: at most a flush interval's slack, as between instances). Generations, not
+ * one map trimmed from its oldest end: deleting at the front of a Map leaves it to skip and
+ * rehash what was deleted, and each lookup (one per request) paid for it.
  */
 export class BatchedLimiter {
   /** Counts of this instance not yet added to the shared ones (this window's). */
   private local = new Map<string, number>();
-  /** Totals of every instance for this window, as of the last flush. */
+  /** Totals of every instance for this window, as of the last flush: the newest learned... */
   private known = new Map<string, number>();
+  /** ...and the generation before (`known` takes its place once it holds `maxKeys` / 2). */
+  private older = new Map<string, number>();
   private window = 0;
   private readonly enabled: boolean;
   private readonly now: () => number;
@@ -115,18 +119,20 @@ export class BatchedLimiter {
     if (window !== this.window) {
       // A new window: what was counted in the last one, here or anywhere, is over.
       this.window = window;
-      this.known.clear();
+      this.known = new Map();
+      this.older = new Map();
       this.local.clear();
     }
     const pending = (this.local.get(key) ?? 0) + 1;
-    if (!allowed((this.known.get(key) ?? 0) + pending, this.limit)) throw tooManyRequests(window, this.limit, now);
+    const total = this.known.get(key) ?? this.older.get(key) ?? 0;
+    if (!allowed(total + pending, this.limit)) throw tooManyRequests(window, this.limit, now);
     if (pending === 1 && this.local.size >= this.maxKeys) void this.flush().catch(() => {});
     this.local.set(key, pending);
   }
 
   /** Keys held now (tests). */
   get heldKeys(): { local: number; known: number } {
-    return { local: this.local.size, known: this.known.size };
+    return { local: this.local.size, known: this.known.size + this.older.size };
   }
 
   /** Adds the local counts to the shared ones and reads back the totals. */
@@ -146,14 +152,13 @@ export class BatchedLimiter {
       returning key, count`);
     if (window !== this.window) return;
     const list = Array.isArray(rows) ? rows : ((rows as { rows?: { key: string; count: number }[] }).rows ?? []);
+    const generation = Math.max(1, Math.floor(this.maxKeys / 2));
     for (const row of list) {
-      const key = row.key.slice(this.prefix.length + 1);
-      this.known.delete(key); // most recently learned last: the cap drops from the front
-      this.known.set(key, Number(row.count));
-    }
-    for (const key of this.known.keys()) {
-      if (this.known.size <= this.maxKeys) break;
-      this.known.delete(key);
+      if (this.known.size >= generation) {
+        this.older = this.known; // the generation before it is forgotten
+        this.known = new Map();
+      }
+      this.known.set(row.key.slice(this.prefix.length + 1), Number(row.count));
     }
   }
 

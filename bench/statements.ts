@@ -55,6 +55,23 @@ export function between(a: StatementSnapshot, b: StatementSnapshot): StatementSn
 
 export const sumCalls = (s: StatementSnapshot) => [...s.values()].reduce((sum, x) => sum + x.calls, 0);
 
+/**
+ * Statements the app sends on its timers, never for a request: the public profile API's
+ * rate-limit flush (each second, api/rate-limit.ts), the view and click flush and the day's
+ * salt (every 5 s, api/insights/counter.ts). A request's count leaves them out, by their text.
+ */
+const BACKGROUND_STATEMENTS = [
+  /^\s*insert into "rate_limits" \(key, window_start, count\)\s+select/i,
+  /^\s*with pv as \(/i,
+  /visit_salts/i,
+];
+
+export const isBackground = (query: string) => BACKGROUND_STATEMENTS.some((pattern) => pattern.test(query));
+
+/** The calls of a request: those between two snapshots less the app's timers' (isBackground). */
+export const requestCalls = (delta: StatementSnapshot) =>
+  [...delta.values()].reduce((sum, x) => sum + (isBackground(x.query) ? 0 : x.calls), 0);
+
 /** One statement's text for a report: whitespace folded, cut to `max` characters. */
 export function shortQuery(query: string, max = 110): string {
   const flat = query.replace(/\s+/g, " ").trim();
@@ -79,8 +96,8 @@ const median = (values: number[]) => {
 
 /**
  * `n` requests made by `send` (which checks each answer and throws on a wrong one), one at a
- * time, each counted alone; the median ignores a stray background statement (the rate-limit
- * and view-count flushes run on timers).
+ * time, each counted alone less the app's timers' statements (isBackground: the rate-limit and
+ * view-count flushes); the median ignores anything else stray.
  */
 export async function probeStatements(
   counter: StatementCounter,
@@ -95,7 +112,7 @@ export async function probeStatements(
     const before = await counter.snapshot();
     await send(i);
     const delta = between(before, await counter.snapshot());
-    perRequest.push(sumCalls(delta));
+    perRequest.push(requestCalls(delta));
     for (const [qid, s] of delta) {
       const known = seen.get(qid);
       if (known) known.calls += s.calls;

@@ -52,26 +52,17 @@ export class HashSet16 {
       if (slots[at] === a && slots[at + 1] === b && slots[at + 2] === c && slots[at + 3] === d) return false;
       slot = (slot + 1) & this.mask;
     }
-    if (this.count >= this.max) this.clear();
-    this.insert(a, b, c, d);
-    return true;
-  }
-
-  private insert(a: number, b: number, c: number, d: number) {
-    const slots = this.slots as Uint32Array;
-    let slot = a & this.mask;
-    for (;;) {
-      const at = slot * WORDS;
-      if (isEmpty(slots, at)) {
-        slots[at] = a;
-        slots[at + 1] = b;
-        slots[at + 2] = c;
-        slots[at + 3] = d;
-        this.count += 1;
-        return;
-      }
-      slot = (slot + 1) & this.mask;
+    if (this.count >= this.max) {
+      this.clear(); // every slot is empty again: the hash goes to its own
+      slot = a & this.mask;
     }
+    const at = slot * WORDS;
+    slots[at] = a;
+    slots[at + 1] = b;
+    slots[at + 2] = c;
+    slots[at + 3] = d;
+    this.count += 1;
+    return true;
   }
 
   /** Forgets every hash (keeps the memory). */
@@ -93,13 +84,19 @@ export class HashList {
     return this.used / WORDS;
   }
 
+  /** Room for `words` more words. */
+  private room(words: number) {
+    if (this.used + words <= this.words.length) return;
+    let length = Math.max(WORDS * 4, this.words.length * 2);
+    while (length < this.used + words) length *= 2;
+    const grown = new Uint32Array(length);
+    grown.set(this.words.subarray(0, this.used));
+    this.words = grown;
+  }
+
   /** Appends the hash whose first 16 bytes `words` views. */
   push(words: Uint32Array) {
-    if (this.used + WORDS > this.words.length) {
-      const grown = new Uint32Array(Math.max(WORDS * 4, this.words.length * 2));
-      grown.set(this.words.subarray(0, this.used));
-      this.words = grown;
-    }
+    this.room(WORDS);
     const at = this.used;
     this.words[at] = words[0] as number;
     this.words[at + 1] = words[1] as number;
@@ -108,9 +105,11 @@ export class HashList {
     this.used = at + WORDS;
   }
 
-  /** Appends every hash of `other`. */
+  /** Appends every hash of `other`, in its order. */
   append(other: HashList) {
-    for (let at = 0; at < other.used; at += WORDS) this.push(other.words.subarray(at, at + WORDS));
+    this.room(other.used);
+    this.words.set(other.words.subarray(0, other.used), this.used);
+    this.used += other.used;
   }
 
   /** The hashes, 16 bytes each as they were written, in the order pushed (a view, not a copy). */

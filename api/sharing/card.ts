@@ -19,7 +19,7 @@ import { Hono } from "hono";
 import type { ReactNode } from "react";
 import type { Db } from "../../db/client";
 import { images } from "../../db/schema";
-import { isReservedUsername } from "../../src/lib/constants";
+import { isReservedUsername, UPLOADED_IMAGE_PATH } from "../../src/lib/constants";
 import { CARD_HEIGHT, CARD_WIDTH, cardPath } from "../../src/lib/sharing";
 import { isValidUsername } from "../../src/lib/validation";
 import { type CachedBody, serveCached, toCachedBody } from "../cache";
@@ -295,7 +295,7 @@ export async function avatarLayer(image: Uint8Array): Promise<AvatarLayer> {
  * other avatars show the initial (no promise).
  */
 function storedAvatar(db: Db, avatar: string | null): Promise<AvatarLayer | undefined> | undefined {
-  const id = avatar?.match(/^\/images\/([A-Za-z0-9_-]{16,64})\.webp$/)?.[1];
+  const id = avatar ? UPLOADED_IMAGE_PATH.exec(avatar)?.[1] : undefined;
   if (!id) return undefined;
   return db
     .select({ data: images.data })

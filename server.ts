@@ -28,7 +28,7 @@ import type { Database } from "./db/client";
 import { DataDirLockedError } from "./db/client";
 import { deadSocketSurvivor } from "./db/dead-socket";
 import { BUN_BODY_CEILING, withBodyLimit } from "./src/host/body-limit";
-import { markDatabaseTrouble, withTroubleDeadline } from "./src/host/database-trouble";
+import { markDatabaseTrouble, recoverWith, withTroubleDeadline } from "./src/host/database-trouble";
 import { answerFor, serverError, unavailable } from "./src/host/errors";
 import { profileName, profilePages } from "./src/host/profile-page-cache";
 import { badHost, requestUrl } from "./src/host/request-url";
@@ -67,6 +67,16 @@ async function main() {
   }
   const { config, database } = ctx;
   openDatabase = database;
+  const { recover } = database;
+  // Postgres: after trouble, a fresh pool once the server answers again (src/host/database-trouble.ts).
+  recoverWith(
+    recover &&
+      (async () => {
+        const answered = await recover();
+        if (answered) log.warn("the database answers again: connection pool replaced");
+        return answered;
+      }),
+  );
 
   if (!existsSync(serverEntry)) {
     console.error(`${PRODUCT_NAME} cannot start: dist/ is missing. Run \`bun --bun run build\` first.`);

@@ -33,6 +33,13 @@ export interface Database {
    */
   reset?(): void;
   /**
+   * Postgres only, after an outage: when a fresh connection of its own answers `select 1`
+   * within `timeoutMs`, replaces the pool (the old one's queries get 5 s to finish, then it is
+   * ended) and resolves true; false while the server does not answer. No connection from the
+   * outage is reused: postgres.js can leave one stuck after a restart, its queries never sent.
+   */
+  recover?(timeoutMs?: number): Promise<boolean>;
+  /**
    * PGlite only: how the data directory came to be on this start: "template" (an empty data
    * directory, filled from the build's migrated template), "initdb" (an empty one, created and
    * migrated here; `template` says why the template was not used) or "existing".
@@ -205,6 +212,19 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   const db = drizzle({ client, schema, logger: logger(options.onQuery) }) as unknown as Db;
   const listeners: [string, (payload: string) => void, (() => void) | undefined][] = [];
   let closed = false;
+  /** A new pool for every later query; the old one ends after `graceSeconds` (0: at once, its queries fail). */
+  function replace(graceSeconds: number) {
+    if (closed) return;
+    const old = pg;
+    pg = newPool();
+    // Drizzle set its type parsers on the first pool's options: the new one needs them too.
+    Object.assign(pg.options.parsers, first.options.parsers);
+    Object.assign(pg.options.serializers, first.options.serializers);
+    void old.end({ timeout: graceSeconds }).catch(() => {});
+    for (const [channel, onMessage, onConnect] of listeners) {
+      void pg.listen(channel, onMessage, onConnect).catch(() => {});
+    }
+  }
   return {
     db,
     kind: "postgres",
@@ -212,17 +232,19 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
       listeners.push([channel, onMessage, onConnect]);
       await pg.listen(channel, onMessage, onConnect);
     },
-    reset() {
-      if (closed) return;
-      const old = pg;
-      pg = newPool();
-      // Drizzle set its type parsers on the first pool's options: the new one needs them too.
-      Object.assign(pg.options.parsers, first.options.parsers);
-      Object.assign(pg.options.serializers, first.options.serializers);
-      void old.end({ timeout: 0 }).catch(() => {});
-      for (const [channel, onMessage, onConnect] of listeners) {
-        void pg.listen(channel, onMessage, onConnect).catch(() => {});
+    reset: () => replace(0),
+    async recover(timeoutMs = 1000) {
+      if (closed) return false;
+      const probe = postgres(url, { ...common, max: 1, connect_timeout: Math.ceil(timeoutMs / 1000) });
+      try {
+        await withTimeout(probe`select 1`, timeoutMs);
+      } catch {
+        return false;
+      } finally {
+        void probe.end({ timeout: 0 }).catch(() => {});
       }
+      replace(5);
+      return true;
     },
     ping: (ms = 2000) =>
       withTimeout(

@@ -5,6 +5,7 @@
  *   const proxy = await startTcpProxy({ host: "127.0.0.1", port: 54329 });
  *   proxy.cut();      // closes every connection, refuses new ones
  *   proxy.restore();  // forwards again
+ *   proxy.hang();     // open connections pass nothing more (and stay open), new ones refused
  */
 import type { Socket, TCPSocketListener } from "bun";
 
@@ -13,6 +14,11 @@ export interface TcpProxy {
   port: number;
   /** Closes every proxied connection and closes new ones at once. */
   cut(): void;
+  /**
+   * Every open connection stops passing bytes, either way, and stays open (a half-open
+   * connection: nothing tells the client); new ones are closed at once, until `restore`.
+   */
+  hang(): void;
   restore(): void;
   /** Connections currently open through the proxy. */
   readonly connections: number;
@@ -25,6 +31,8 @@ interface Pair {
   /** What the client sent before the upstream connection was open. */
   early: Uint8Array[];
   closed: boolean;
+  /** Bytes are dropped, either way (`hang`). */
+  hung: boolean;
 }
 
 interface Side {
@@ -74,7 +82,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port: 0,
     socket: {
       open(client) {
-        const pair: Pair = { client, early: [], closed: false };
+        const pair: Pair = { client, early: [], closed: false, hung: false };
         client.data = { pair, pending: [] };
         if (down) {
           pair.closed = true;
@@ -96,7 +104,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
               for (const chunk of pair.early.splice(0)) send(upstream, chunk);
             },
             data(upstream, data) {
-              if (!upstream.data.pair.closed) send(client, data);
+              if (!pair.closed && !pair.hung) send(client, data);
             },
             drain: flush,
             close: () => closePair(pair),
@@ -107,7 +115,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       },
       data(client, data) {
         const { pair } = client.data;
-        if (pair.closed) return;
+        if (pair.closed || pair.hung) return;
         if (pair.upstream) send(pair.upstream, data);
         else pair.early.push(new Uint8Array(data));
       },
@@ -123,6 +131,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     cut() {
       down = true;
       for (const pair of [...pairs]) closePair(pair);
+    },
+    hang() {
+      down = true;
+      for (const pair of pairs) pair.hung = true;
     },
     restore() {
       down = false;

@@ -103,7 +103,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
               pair.upstream = upstream;
               for (const chunk of pair.early.splice(0)) send(upstream, chunk);
             },
-            data(upstream, data) {
+            data(_upstream, data) {
               if (!pair.closed && !pair.hung) send(client, data);
             },
             drain: flush,

@@ -16,7 +16,8 @@
  *   cookie's exact (signed) value, for a short window (SESSION_COOKIE_CACHE_SECONDS).
  * - `images`: uploaded avatars by id, capped in bytes (IMAGE_CACHE_MB; api/image-cache.ts).
  *   Dropped on the `{"i": id}` notification the deleting statement sends (api/images.ts) and
- *   with their user (`u`: a deleted account takes its images with it).
+ *   with their user when the account is deleted (`{"u": id, "d": true}`, migration 0009): an
+ *   edit of the profile or of a supplement leaves the avatar's bytes as they are.
  * - `links`: where `/go/{supplementId}` leads, or "no link" (issue 14; api/link-cache.ts),
  *   dropped with their owner (`u`: premium, the switch, an edit or delete of the supplement,
  *   the account deleted) and capped in bytes.
@@ -88,6 +89,8 @@ export const DEFAULT_ANSWER_BYTES = 32 * 1024 * 1024;
 export interface Change {
   userId?: string | null;
   names?: (string | null | undefined)[];
+  /** The user was deleted: their images go too (nothing else announces those). */
+  deleted?: boolean;
 }
 
 interface SessionEntry {
@@ -399,7 +402,7 @@ export class Caches {
       this.users.delete(change.userId);
       this.dropList(change.userId);
       this.dropTodaysOf(change.userId);
-      this.images.dropUser(change.userId);
+      if (change.deleted) this.images.dropUser(change.userId);
       this.links.dropUser(change.userId);
       for (const key of [...(this.keysByUser.get(change.userId) ?? [])]) {
         this.mark(`p:${key}`);
@@ -433,11 +436,18 @@ export class Caches {
   /** Applies a notification payload from the database. */
   applyNotification(payload: string) {
     try {
-      const message = JSON.parse(payload) as { u?: string; n?: (string | null)[]; s?: string; t?: string; i?: string };
+      const message = JSON.parse(payload) as {
+        u?: string;
+        n?: (string | null)[];
+        d?: boolean;
+        s?: string;
+        t?: string;
+        i?: string;
+      };
       if (message.i) this.images.drop(message.i);
       if (message.s) this.dropSessionsOf(message.s);
       if (message.t) this.dropTodays(message.t);
-      if (message.u || message.n) this.invalidate({ userId: message.u, names: message.n });
+      if (message.u || message.n) this.invalidate({ userId: message.u, names: message.n, deleted: message.d === true });
     } catch {
       log.warn("cache: unreadable change notification; dropping everything", { payload });
       this.clear();

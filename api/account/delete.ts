@@ -146,7 +146,7 @@ export async function deleteAccount(
     await cancelSubscriptions(ctx, locked);
     await deleteRows(tx, locked);
   });
-  ctx.caches.invalidate({ userId: user.id, names: [user.username] });
+  ctx.caches.invalidate({ userId: user.id, names: [user.username], deleted: true });
   ctx.caches.dropSessionsOf(user.id);
   log.info("account deleted", { userId: user.id });
 }

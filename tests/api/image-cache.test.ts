@@ -5,11 +5,14 @@
  *   whatever If-None-Match says; the ETag is the id, strong (no W/);
  * - every way an image is deleted (avatar replaced, cleared, an unused upload cleaned up, the
  *   account deleted) stops it being served at once, warm or not;
+ * - an edit that leaves the avatar in place (the profile, a supplement added, edited, reordered
+ *   or deleted) keeps it warm, on this instance and once every change notification is applied;
  * - IMAGE_CACHE_MB=0 keeps nothing (each request reads Postgres) and still serves.
  * Two instances: tests/api/instances.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { CHANGES_CHANNEL } from "../../api/cache";
 import { images } from "../../db/schema";
 import { type QueryLoggingApi, startApiWithQueryLog } from "../support/query-log";
 import { type ApiUser, createUser, setAvatar as saveAvatar, uniqueName, uploadAvatar } from "../support/users";
@@ -108,6 +111,59 @@ describe("warm avatars cost no statement", () => {
     const conditions: Record<string, string>[] = [{}, { "if-none-match": `"${unknown}"` }];
     for (const headers of conditions) {
       expect((await get(`/images/${unknown}.webp`, { headers })).status).toBe(404);
+    }
+  });
+});
+
+describe("edits that leave the avatar in place keep it warm", () => {
+  /**
+   * Resolves once this instance has applied every change notification sent before the call:
+   * Postgres delivers a channel's notifications in commit order, so a marker sent now arrives
+   * after them (a `t` for no user drops nothing).
+   */
+  async function notificationsApplied() {
+    const marker = `barrier-${crypto.randomUUID()}`;
+    const caches = api.ctx.caches;
+    const deliver = caches.applyNotification;
+    let seen = false;
+    caches.applyNotification = (payload: string) => {
+      deliver.call(caches, payload);
+      if (payload.includes(marker)) seen = true;
+    };
+    try {
+      await api.ctx.database.db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify({ t: marker })})`);
+      for (let i = 0; i < 200 && !seen; i++) await Bun.sleep(10);
+      expect(seen).toBe(true);
+    } finally {
+      caches.applyNotification = deliver;
+    }
+  }
+
+  const json = (who: ApiUser, method: string, path: string, body?: Record<string, unknown>) =>
+    api.fetch(path, { method, headers: { cookie: who.cookie }, body });
+
+  test("a profile edit and supplements added, edited, reordered and deleted: the next GET reads nothing", async () => {
+    const who = await createUser(api, { username: uniqueName("warm") });
+    const url = await upload(who);
+    await setAvatar(who, url);
+    expect(await warmStatements(url)).toBe(0);
+
+    const supplement = (name: string) => ({ name, quantityType: "Other", frequency: "daily" });
+    const ids: number[] = [];
+    const edits: [string, () => Promise<Response>][] = [
+      ["bio edited", () => json(who, "PUT", "/api/profile", { bio: "Still the same face" })],
+      ["supplement added", () => json(who, "POST", "/api/supplements", supplement("Zinc"))],
+      ["another added", () => json(who, "POST", "/api/supplements", supplement("Iron"))],
+      ["supplement edited", () => json(who, "PUT", `/api/supplements/${ids[0]}`, supplement("Zinc 15 mg"))],
+      ["reordered", () => json(who, "PUT", "/api/supplements/reorder", { supplementIds: [ids[1], ids[0]] })],
+      ["supplement deleted", () => json(who, "DELETE", `/api/supplements/${ids[1]}`)],
+    ];
+    for (const [what, edit] of edits) {
+      const res = await edit();
+      if (res.status === 201) ids.push(((await res.json()) as { id: number }).id);
+      expect({ what, ok: res.ok }).toEqual({ what, ok: true });
+      await notificationsApplied();
+      expect({ what, statements: (await get(url)).statements }).toEqual({ what, statements: 0 });
     }
   });
 });

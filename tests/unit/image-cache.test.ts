@@ -89,10 +89,16 @@ describe("change notifications (api/cache.ts)", () => {
   const variants = [
     { name: '{"i": id} (an image deleted)', payload: JSON.stringify({ i: "a" }), gone: ["a"] },
     {
-      name: '{"u": user} (a user changed or deleted)',
-      payload: JSON.stringify({ u: "u1", n: ["x"] }),
+      name: '{"u": user, "d": true} (a user deleted: migration 0009)',
+      payload: JSON.stringify({ u: "u1", n: ["x", null], d: true }),
       gone: ["a", "b"],
     },
+    {
+      name: '{"u": user} (a user or their supplements changed): the avatars stay',
+      payload: JSON.stringify({ u: "u1", n: ["x", "x"] }),
+      gone: [],
+    },
+    { name: '{"u": user, "d": false}: the avatars stay', payload: JSON.stringify({ u: "u1", d: false }), gone: [] },
     { name: "an unreadable payload", payload: "{not json", gone: ["a", "b", "c"] },
   ];
   for (const variant of variants) {
@@ -107,10 +113,12 @@ describe("change notifications (api/cache.ts)", () => {
     });
   }
 
-  test("an edit by this instance (invalidate with the user) drops the user's images too", () => {
+  test("this instance's own drops: an edit keeps the user's images, the account's deletion drops them", () => {
     const caches = new Caches();
     caches.images.set(image("a", "u1", 10), caches.images.begin());
-    caches.invalidate({ userId: "u1" });
+    caches.invalidate({ userId: "u1", names: ["x"] });
+    expect(caches.images.get("a")?.id).toBe("a");
+    caches.invalidate({ userId: "u1", names: ["x"], deleted: true });
     expect(caches.images.get("a")).toBeUndefined();
   });
 });

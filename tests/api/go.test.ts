@@ -4,10 +4,10 @@
  * The public page itself, instances and SIGTERM: tests/api/go-instances.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq, sql } from "drizzle-orm";
-import { CHANGES_CHANNEL } from "../../api/cache";
+import { eq } from "drizzle-orm";
 import { counterOf } from "../../api/insights/counter";
 import { supplementDailyClicks, supplements, users } from "../../db/schema";
+import { notificationBarrier } from "../support/notifications";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, makePremium, uniqueName, userRow } from "../support/users";
 
@@ -16,28 +16,14 @@ const LINK = "https://shop.example/omega-3?ref=abc&utm=x";
 
 let api: TestApi;
 const statements: string[] = [];
-const probes = new Map<string, () => void>();
+/** Resolves once the app has applied every change notification sent before the call. */
+let notificationsApplied: () => Promise<void>;
 
 beforeAll(async () => {
   api = await startApi({ INSIGHTS_FLUSH_MS: "0" }, { onQuery: (q) => statements.push(q) });
-  // Registered after the app's own listener: called after it for each notification.
-  await api.ctx.database.listen(CHANGES_CHANNEL, (payload) => {
-    const probe = (JSON.parse(payload) as { probe?: string }).probe;
-    if (probe) probes.get(probe)?.();
-  });
+  notificationsApplied = await notificationBarrier(api.ctx.database);
 });
 
-/**
- * Resolves once the app has applied every change notification sent before this call (they
- * arrive in commit order): a notification of our own, seen after the app saw it.
- */
-async function notificationsApplied() {
-  const probe = crypto.randomUUID();
-  const seen = new Promise<void>((resolve) => probes.set(probe, resolve));
-  await api.ctx.database.db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify({ probe })})`);
-  await seen;
-  probes.delete(probe);
-}
 afterAll(async () => {
   await api?.close();
 });

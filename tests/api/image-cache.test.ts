@@ -11,9 +11,9 @@
  * Two instances: tests/api/instances.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq, sql } from "drizzle-orm";
-import { CHANGES_CHANNEL } from "../../api/cache";
+import { eq } from "drizzle-orm";
 import { images } from "../../db/schema";
+import { notificationBarrier } from "../support/notifications";
 import { type QueryLoggingApi, startApiWithQueryLog } from "../support/query-log";
 import { type ApiUser, createUser, setAvatar as saveAvatar, uniqueName, uploadAvatar } from "../support/users";
 
@@ -116,28 +116,11 @@ describe("warm avatars cost no statement", () => {
 });
 
 describe("edits that leave the avatar in place keep it warm", () => {
-  /**
-   * Resolves once this instance has applied every change notification sent before the call:
-   * Postgres delivers a channel's notifications in commit order, so a marker sent now arrives
-   * after them (a `t` for no user drops nothing).
-   */
-  async function notificationsApplied() {
-    const marker = `barrier-${crypto.randomUUID()}`;
-    const caches = api.ctx.caches;
-    const deliver = caches.applyNotification;
-    let seen = false;
-    caches.applyNotification = (payload: string) => {
-      deliver.call(caches, payload);
-      if (payload.includes(marker)) seen = true;
-    };
-    try {
-      await api.ctx.database.db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, ${JSON.stringify({ t: marker })})`);
-      for (let i = 0; i < 200 && !seen; i++) await Bun.sleep(10);
-      expect(seen).toBe(true);
-    } finally {
-      caches.applyNotification = deliver;
-    }
-  }
+  /** Resolves once this instance has applied every change notification sent before the call. */
+  let notificationsApplied: () => Promise<void>;
+  beforeAll(async () => {
+    notificationsApplied = await notificationBarrier(api.ctx.database);
+  });
 
   const json = (who: ApiUser, method: string, path: string, body?: Record<string, unknown>) =>
     api.fetch(path, { method, headers: { cookie: who.cookie }, body });

@@ -135,6 +135,9 @@ test.describe("dashboard as a free user", () => {
     await expect(grip).toHaveAttribute("aria-describedby", /.+/);
     await page.keyboard.press("Space");
     await expect(grip).toHaveAttribute("aria-pressed", "true");
+    // dnd-kit's keyboard sensor listens for arrows from a setTimeout after the pick-up: a
+    // timer queued now runs after it (a CI run lost the first ArrowUp pressed sooner).
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
     await page.keyboard.press("ArrowUp");
     await expect(live).toContainText("Magnesium Glycinate moved to position 2 of 3.");
     await page.keyboard.press("ArrowUp");

@@ -229,7 +229,11 @@ export const visitSalts = pgTable("visit_salts", {
   salt: bytea("salt").notNull(),
 });
 
-/** Today's visitor hashes (no address is stored); earlier days' rows are deleted. */
+/**
+ * Visitor hashes of the previous release, one row per visitor (migration 0005). Nothing
+ * writes it since migration 0010; the flush deletes its earlier days' rows, and a later
+ * release drops it.
+ */
 export const visitorHashes = pgTable(
   "visitor_hashes",
   {
@@ -243,6 +247,24 @@ export const visitorHashes = pgTable(
     primaryKey({ name: "visitor_hashes_pk", columns: [t.day, t.hash] }),
     index("visitor_hashes_user_id_idx").on(t.userId),
   ],
+);
+
+/**
+ * Unique visitors (no address is stored): one row per profile, UTC day and flush, with the
+ * visitors' HMACs side by side (16 bytes each, api/insights/counter.ts). A day's visitors are
+ * profile_daily_counts.visitors plus the distinct hashes of its batches; the first flush of a
+ * day adds the earlier days' to the counts and deletes their batches (migration 0010).
+ */
+export const visitorBatches = pgTable(
+  "visitor_batches",
+  {
+    day: date("day").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    hashes: bytea("hashes").notNull(),
+  },
+  (t) => [index("visitor_batches_user_day_idx").on(t.userId, t.day)],
 );
 
 /**

@@ -27,6 +27,7 @@ import { deviceName } from "../../src/lib/user-agent";
 import { now } from "../clock";
 import type { AppContext } from "../context";
 import { notFound } from "../http";
+import { batchedVisitors } from "../insights/counter";
 import { errorFields, log } from "../log";
 import { exportCardVersions } from "../sharing/card-versions";
 import { getStripe } from "../stripe";
@@ -135,6 +136,10 @@ const insightsSection: SectionBuilder = async ({ user, db }) => {
     .from(profileDailyCounts)
     .where(eq(profileDailyCounts.userId, user.id))
     .orderBy(asc(profileDailyCounts.day));
+  for (const [date, visitors] of await batchedVisitors(db, user.id)) {
+    const day = days.find((d) => d.date === date);
+    if (day) day.visitors += visitors;
+  }
   const clicks = await db
     .select({
       date: supplementDailyClicks.day,

@@ -2,7 +2,8 @@
  * GET /api/insights?days=7|30|90 (issue 14, signed in): the owner's profile views, unique
  * visitors and 'View Product' clicks per UTC day, oldest first, zero days present; `to` is
  * today (api/clock.ts). Clicks are premium: a free member's answer has `links: []` and no
- * clicks. Only what has been flushed to Postgres is counted (at most FLUSH_MS behind).
+ * clicks. Only what has been flushed to Postgres is counted (at most FLUSH_MS behind); a day's
+ * visitors are its added-up count plus the distinct hashes of its batches not yet added up.
  */
 import { and, asc, between, eq, isNotNull } from "drizzle-orm";
 import { Hono } from "hono";
@@ -12,6 +13,7 @@ import { insightsQuerySchema } from "../../src/lib/validation";
 import { now } from "../clock";
 import { type AppEnv, requireUser } from "../env";
 import { badRequest, fieldErrors } from "../http";
+import { batchedVisitors } from "./counter";
 
 export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
   const user = await requireUser(c);
@@ -39,6 +41,10 @@ export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
       day.views = row.views;
       day.visitors = row.visitors;
     }
+  }
+  for (const [date, visitors] of await batchedVisitors(db, user.id, { from, to })) {
+    const day = days.get(date);
+    if (day) day.visitors += visitors;
   }
 
   const links: InsightsAnswer["links"] = [];

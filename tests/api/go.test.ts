@@ -317,9 +317,9 @@ describe("counts are deleted with their owner", () => {
     const db = api.ctx.database.db;
     await db.delete(supplements).where(eq(supplements.id, id));
     expect(await storedClicks(id)).toBe(0);
-    const { profileDailyCounts, visitorHashes } = await import("../../db/schema");
+    const { profileDailyCounts, visitorBatches } = await import("../../db/schema");
     const viewsOf = () => db.select().from(profileDailyCounts).where(eq(profileDailyCounts.userId, owner.id));
-    const hashesOf = () => db.select().from(visitorHashes).where(eq(visitorHashes.userId, owner.id));
+    const hashesOf = () => db.select().from(visitorBatches).where(eq(visitorBatches.userId, owner.id));
     expect((await viewsOf()).length).toBe(1);
     expect((await hashesOf()).length).toBe(1);
     await db.delete(users).where(eq(users.id, owner.id));

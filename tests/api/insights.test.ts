@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
-import { counterOf } from "../../api/insights/counter";
-import { profileDailyCounts, supplementDailyClicks, visitorHashes, visitSalts } from "../../db/schema";
+import { counterOf, InsightsCounter } from "../../api/insights/counter";
+import { profileDailyCounts, supplementDailyClicks, visitorBatches, visitSalts } from "../../db/schema";
 import type { InsightsAnswer } from "../../src/lib/insights";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, uniqueName } from "../support/users";
@@ -192,12 +192,12 @@ describe("unique visitors (the day's salt)", () => {
     counter().view(owner.id, { address: "192.0.2.44", agent: BROWSER });
     await counter().flush();
     const [salt] = await db.select().from(visitSalts).where(eq(visitSalts.day, "2026-06-10"));
-    const stored = await db.select().from(visitorHashes).where(eq(visitorHashes.userId, owner.id));
+    const stored = await db.select().from(visitorBatches).where(eq(visitorBatches.userId, owner.id));
     const want = createHmac("sha256", Buffer.from(salt?.salt as Uint8Array))
       .update(`192.0.2.44\n${BROWSER}\n${owner.id}`)
       .digest()
       .subarray(0, 16);
-    expect(stored.map((h) => Buffer.from(h.hash as Uint8Array).toString("hex"))).toEqual([want.toString("hex")]);
+    expect(stored.map((b) => Buffer.from(b.hashes as Uint8Array).toString("hex"))).toEqual([want.toString("hex")]);
   });
 
   test("a big batch: 3,000 views of 1,000 visitors over two profiles and two flushes count each visitor once", async () => {
@@ -231,25 +231,73 @@ describe("unique visitors (the day's salt)", () => {
       counter().view(owner.id, { address: "203.0.113.77", agent: BROWSER });
       await counter().flush();
       await counter().flush(); // the salt is read in the first flush of a day, the view hashed in it
-      const hashes = await db.select().from(visitorHashes);
-      expect(hashes.every((h) => h.day === day)).toBe(true);
+      const batches = await db.select().from(visitorBatches);
+      expect(batches.every((b) => b.day === day)).toBe(true);
       const salts = (await db.select({ day: visitSalts.day }).from(visitSalts)).map((s) => s.day).sort();
       expect(salts.every((s) => s >= `2026-07-0${Number(day.slice(-1)) - 2}`)).toBe(true);
       expect(salts).toContain(day);
     }
     const dump = JSON.stringify(
       await db.execute(
-        sql`select (select json_agg(v) from visitor_hashes v)::text as h, (select json_agg(p) from profile_daily_counts p)::text as p`,
+        sql`select (select json_agg(v) from visitor_batches v)::text as h, (select json_agg(p) from profile_daily_counts p)::text as p`,
       ),
     );
     expect(dump).not.toContain("203.0.113.77");
     expect(dump).not.toContain("Chrome");
     const counts = await db.select().from(profileDailyCounts).where(eq(profileDailyCounts.userId, owner.id));
+    // Earlier days' visitors are added up into their rows; today's are still in its batch.
     expect(counts.map((c) => [c.day, c.views, c.visitors]).sort()).toEqual([
+      ["2026-07-01", 1, 1],
+      ["2026-07-02", 1, 1],
+      ["2026-07-03", 1, 1],
+      ["2026-07-04", 1, 0],
+    ]);
+    const { body } = await insights(owner, "?days=7");
+    expect(body.days.slice(-4).map((d) => [d.date, d.views, d.visitors])).toEqual([
       ["2026-07-01", 1, 1],
       ["2026-07-02", 1, 1],
       ["2026-07-03", 1, 1],
       ["2026-07-04", 1, 1],
     ]);
+  });
+
+  test("a day is added up at the next day's first flush: two instances, each visitor once, batches deleted", async () => {
+    const move = freezeClock("2026-08-01T10:00:00Z");
+    const owner = await createUser(api, { username: uniqueName("close") });
+    const db = api.ctx.database.db;
+    const a = new InsightsCounter(db, { flushMs: 0 });
+    const b = new InsightsCounter(db, { flushMs: 0 });
+    try {
+      await a.flush(); // the day's salt, made by one instance
+      await b.flush(); // and read by the other
+      for (const counter of [a, b]) {
+        counter.view(owner.id, { address: "10.1.1.1", agent: BROWSER });
+        counter.view(owner.id, { address: "10.1.1.2", agent: BROWSER });
+      }
+      a.view(owner.id, { address: "10.1.1.3", agent: BROWSER });
+      await Promise.all([a.flush(), b.flush()]);
+      b.view(owner.id, { address: "10.1.1.3", agent: BROWSER }); // known to a, new to b, in a later batch
+      await b.flush();
+      const day = async (date: string) =>
+        (await insights(owner, "?days=7")).body.days.find((d) => d.date === date) ?? null;
+      expect(await day("2026-08-01")).toEqual({ date: "2026-08-01", views: 6, visitors: 3, clicks: 0 });
+      const stored = () => db.select().from(visitorBatches).where(eq(visitorBatches.userId, owner.id));
+      expect((await stored()).length).toBe(3);
+
+      move("2026-08-02T00:00:02Z");
+      await Promise.all([a.flush(), b.flush()]); // both add up the day at once
+      expect(await stored()).toEqual([]);
+      const rows = await db.select().from(profileDailyCounts).where(eq(profileDailyCounts.userId, owner.id));
+      expect(rows.map((r) => [r.day, r.views, r.visitors])).toEqual([["2026-08-01", 6, 3]]);
+      expect(await day("2026-08-01")).toEqual({ date: "2026-08-01", views: 6, visitors: 3, clicks: 0 });
+      // The new day starts with new visitors (and a new salt).
+      a.view(owner.id, { address: "10.1.1.1", agent: BROWSER });
+      await a.flush();
+      await a.flush();
+      expect(await day("2026-08-02")).toEqual({ date: "2026-08-02", views: 1, visitors: 1, clicks: 0 });
+    } finally {
+      a.stop();
+      b.stop();
+    }
   });
 });

@@ -13,7 +13,7 @@
  *   compressed, an avatar does not; the sign-in limit counts the real client (forged
  *   X-Forwarded-For entries change nothing, another client is not affected); http:// is
  *   redirected to https://;
- * - runs steady mixed traffic (public pages, signed-in reads, writes) from DEPLOY_CONNECTIONS
+ * - runs steady mixed traffic (public pages, signed-in reads, writes: 1 request in 9) from DEPLOY_CONNECTIONS
  *   connections for at least DEPLOY_SECONDS, and meanwhile restarts each instance in turn as
  *   systemd does: SIGTERM to its process group, wait for the exit, start it again, wait for
  *   its /api/health, and for Caddy to route to it again before the next one.
@@ -829,22 +829,34 @@ async function main(): Promise<number> {
    * One connection's loop, as issue 21 measured it: public pages, the dashboard's list (signed
    * in), an add and a delete; a signed-in page (server-rendered) every eighth round.
    */
+  /**
+   * One connection's traffic, shaped like the product's: visitors' public pages outnumber the
+   * owners' reads, which outnumber their edits. Each round: 6 public pages (2 landing, 4
+   * profile), 2 signed-in lists, every 8th round the dashboard, and every other round one add
+   * and, at the round's end, the delete of what it added (so about 1 request in 9 is a write,
+   * each write with a request before and after it that a restart can fall between).
+   */
   async function worker(n: number) {
     const cookie = cookies[n] as string;
     let round = 0;
     while (!stop) {
       round++;
+      const writes = round % 2 === 0;
       await timed("GET / (landing)", 200, "/");
       await timed("GET /{username} (public profile)", 200, `/${username}`);
       await timed("GET /api/supplements (signed in)", 200, "/api/supplements", { headers: { cookie } });
-      const added = await timed("POST /api/supplements", 201, "/api/supplements", {
-        method: "POST",
-        headers: writeHeaders(cookie),
-        body: JSON.stringify({ name: `Load ${n}.${round}`, quantityType: "Other", frequency: "daily" }),
-      });
+      const added = writes
+        ? await timed("POST /api/supplements", 201, "/api/supplements", {
+            method: "POST",
+            headers: writeHeaders(cookie),
+            body: JSON.stringify({ name: `Load ${n}.${round}`, quantityType: "Other", frequency: "daily" }),
+          })
+        : undefined;
+      await timed("GET /{username} (public profile)", 200, `/${username}`);
       await timed("GET / (landing)", 200, "/");
       await timed("GET /{username} (public profile)", 200, `/${username}`);
       await timed("GET /api/supplements (signed in)", 200, "/api/supplements", { headers: { cookie } });
+      await timed("GET /{username} (public profile)", 200, `/${username}`);
       if (round % 8 === 0) await timed("GET /dashboard (signed in)", 200, "/dashboard", { headers: { cookie } });
       if (added) {
         const { id } = json(added) as { id: number };
@@ -1176,7 +1188,7 @@ async function main(): Promise<number> {
 
 Written by \`DEPLOY_BENCHMARKS=1 npm run test:deploy\` (tests/deploy/run.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, not by the bench.
 Two production instances (deploy/env.example's settings, LOG_LEVEL=info) on one throw-away Postgres 15, behind Caddy ${caddyVersion()} with
-deploy/Caddyfile on https://localhost:${HTTPS_PORT} (TLS, HTTP/1.1 kept alive from Bun's fetch: ${connections.size} TLS connections for the run's ${accessLines.toLocaleString("en")} requests); ${CONNECTIONS} connections of mixed traffic for ${loadSeconds.toFixed(0)} s
+deploy/Caddyfile on https://localhost:${HTTPS_PORT} (TLS, HTTP/1.1 kept alive from Bun's fetch: ${connections.size} TLS connections for the run's ${accessLines.toLocaleString("en")} requests); ${CONNECTIONS} connections of mixed traffic (per connection and 2 rounds: 12 public pages, 4 signed-in lists, 1 add and its delete; the dashboard every 8th round) for ${loadSeconds.toFixed(0)} s
 while each instance was restarted once as systemd does (SIGTERM, drain ${drainSeconds} s, start, healthy). Load generator, Caddy, both
 instances and Postgres share the machine's ${cpus().length} cores; **measured under load**: the 1-minute load average was ${cpuBefore[0]?.toFixed(2)} before
 the traffic and ${load[0]?.toFixed(2)} after it (other work on the machine included), so these are floors, not the recipe's ceiling.

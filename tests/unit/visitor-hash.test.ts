@@ -1,0 +1,60 @@
+/**
+ * api/insights/visitor-hash.ts: the counter's HMAC-SHA-256 of a visitor, written without
+ * allocating, gives exactly node:crypto's HMAC for every kind of input (SECURITY.md promises
+ * that definition; tests/api/insights.test.ts checks a stored one end to end).
+ */
+import { describe, expect, test } from "bun:test";
+import { createHmac, randomBytes } from "node:crypto";
+import { VisitorHasher } from "../../api/insights/visitor-hash";
+
+const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+const want = (key: Uint8Array, address: string, agent: string, profile: string) =>
+  createHmac("sha256", key).update(`${address}\n${agent}\n${profile}`).digest("hex");
+
+const got = (key: Uint8Array, address: string, agent: string, profile: string) => {
+  const out = new Uint8Array(64);
+  new VisitorHasher(key).hash(address, agent, profile, out);
+  return Buffer.from(out.subarray(0, 32)).toString("hex");
+};
+
+describe("VisitorHasher", () => {
+  const salt = randomBytes(32);
+  test.each([
+    ["IPv4 and Chrome", "203.0.113.7", CHROME, "user_abc"],
+    ["IPv6", "2001:db8::1", CHROME, "user_abc"],
+    ["no address", "", CHROME, "user_abc"],
+    ["an empty User-Agent", "203.0.113.7", "", "user_abc"],
+    ["non-ASCII User-Agent", "203.0.113.7", "Navigateur é ü 浏览器 🦊", "user_abc"],
+    ["a lone surrogate", "203.0.113.7", "bad \ud800 half", "user_abc"],
+    ["a newline inside the User-Agent", "203.0.113.7", "a\nb", "user_abc"],
+    ["a User-Agent just under the in-place limit", "203.0.113.7", "x".repeat(1300), "user_abc"],
+    ["a User-Agent over the in-place limit (the hasher)", "203.0.113.7", "x".repeat(5000), "user_abc"],
+    ["a long non-ASCII User-Agent", "203.0.113.7", "é".repeat(1500), "user_abc"],
+    ["a 32-character profile id", "198.51.100.1", CHROME, "ShxyNFC0fPtv5wcdWTLAkQIn8ojoQUz0"],
+  ])("%s: node:crypto's HMAC", (_what, address, agent, profile) => {
+    expect(got(salt, address, agent, profile)).toBe(want(salt, address, agent, profile));
+  });
+
+  test.each([
+    ["a 16-byte key", 16],
+    ["a 64-byte key (one block)", 64],
+    ["a 65-byte key (hashed first)", 65],
+    ["a 200-byte key", 200],
+  ])("%s", (_what, length) => {
+    const key = randomBytes(length);
+    expect(got(key, "203.0.113.7", CHROME, "user_abc")).toBe(want(key, "203.0.113.7", CHROME, "user_abc"));
+  });
+
+  test("one hasher, many visitors in a row: each its own HMAC (nothing left from the one before)", () => {
+    const hasher = new VisitorHasher(salt);
+    const out = new Uint8Array(64);
+    const agents = ["x".repeat(900), "short", CHROME, "", "é".repeat(10)];
+    for (let i = 0; i < 50; i++) {
+      const address = `10.0.${i}.${i * 3}`;
+      const agent = agents[i % agents.length] as string;
+      hasher.hash(address, agent, `user_${i}`, out);
+      expect(Buffer.from(out.subarray(0, 32)).toString("hex")).toBe(want(salt, address, agent, `user_${i}`));
+    }
+  });
+});

@@ -30,8 +30,9 @@
  *
  * The flush sends the day's new hashes as one bytea (16 bytes each, grouped by profile) and
  * the per-profile counts as arrays (`unnest`), not as JSON: the JavaScript side of a flush of
- * 60,000 views is a few joins and one copy, so it does not hold up requests, and Postgres
- * checks that a profile still exists once per profile, not once per hash.
+ * 60,000 views is a few joins, one copy and the driver's encoding of it, so it does not hold
+ * up requests, and Postgres checks that a profile still exists once per profile, not once
+ * per hash.
  *
  * Not counted: HEAD and any method but GET, a User-Agent that the maintained `isbot` list calls a
  * crawler or link-preview fetcher (or none at all), and the signed-in owner (the caller decides:
@@ -192,7 +193,7 @@ export class InsightsCounter {
   /**
    * A visitor's hash (with the day's salt's `hasher`): kept for the next flush unless this
    * instance already sent or holds it today. Past MAX_SEEN the set starts again empty, and
-   * Postgres still tells new from known.
+   * the count's `distinct` (batchedVisitors, closeEarlierDays) still tells new from known.
    */
   private addHash(entry: ViewEntry, hasher: VisitorHasher, address: string, agent: string, userId: string) {
     hasher.hash(address, agent, userId, digestOut);

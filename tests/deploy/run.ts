@@ -826,10 +826,6 @@ async function main(): Promise<number> {
   }
 
   /**
-   * One connection's loop, as issue 21 measured it: public pages, the dashboard's list (signed
-   * in), an add and a delete; a signed-in page (server-rendered) every eighth round.
-   */
-  /**
    * One connection's traffic, shaped like the product's: visitors' public pages outnumber the
    * owners' reads, which outnumber their edits. Each round: 6 public pages (2 landing, 4
    * profile), 2 signed-in lists, every 8th round the dashboard, and every other round one add

@@ -8,6 +8,8 @@
  *
  *   bun server.ts        (after `bun --bun astro build`)
  */
+// First: without DATABASE_URL, PGlite's WebAssembly compiles while the rest loads.
+import "./src/host/pglite-early";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "./api/app";

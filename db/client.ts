@@ -10,6 +10,7 @@ import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { PRODUCT_NAME } from "../src/lib/constants";
 import { defaultTemplateDir, seedFromTemplate, type TemplateOutcome } from "./pglite-template";
+import { startPgliteCompile } from "./pglite-wasm";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -132,6 +133,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 }
 
 async function openPglite(options: OpenOptions): Promise<Database> {
+  // Compiling PGlite's WebAssembly overlaps the template's unpacking (db/pglite-wasm.ts).
+  const wasm = startPgliteCompile();
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
@@ -153,7 +156,7 @@ async function openPglite(options: OpenOptions): Promise<Database> {
         created = { from: template.used ? "template" : "initdb", template };
       }
     }
-    const client = await PGlite.create(inMemory ? undefined : dataPath);
+    const client = await PGlite.create(inMemory ? undefined : dataPath, { pgliteWasmModule: await wasm });
     const db = drizzle({ client, schema, logger: logger(options.onQuery) }) as unknown as Db;
     await migrate(db as never, { migrationsFolder: migrations });
     let closed = false;

@@ -1,7 +1,8 @@
 /**
  * The app's one process: wiring only. `/api/*` goes straight to the Hono app, built assets
  * and prerendered pages are served from memory (src/host/static.ts), public profile pages from
- * their cache (src/host/profile-page-cache.ts), and everything else is rendered by Astro.
+ * their cache (src/host/profile-page-cache.ts), a held `GET /api/profile/{name}` too
+ * (api/profile.ts heldProfileJson), and everything else is rendered by Astro.
  * Body limits: src/host/body-limit.ts; 500/503 answers: src/host/errors.ts; the fail-fast
  * window while the database is in trouble: src/host/database-trouble.ts; postgres.js's
  * dead-socket write: db/dead-socket.ts.
@@ -22,6 +23,7 @@ import { isDatabaseUnavailable } from "./api/http";
 import { heldImage, imageResponse } from "./api/images";
 import { counterOf, countView } from "./api/insights/counter";
 import { errorFields, flushLogs, log } from "./api/log";
+import { heldProfileJson } from "./api/profile";
 import { securityHeadersOf, withSecurityHeaders } from "./api/security";
 import { hasSessionCookie } from "./api/session-cookie";
 import { heldCard } from "./api/sharing/card";
@@ -103,7 +105,8 @@ async function main() {
       const image = (request.method === "GET" || request.method === "HEAD") && heldImage(ctx, path);
       return image ? imageResponse(image, request, headers) : api.fetch(request, env);
     }
-    if (path === "/api" || path.startsWith("/api/")) return api.fetch(request, env);
+    if (path === "/api" || path.startsWith("/api/"))
+      return heldProfileJson(ctx, request, path, env) ?? api.fetch(request, env);
     if (path.startsWith("/go/")) return heldRedirect(ctx, request, path, headers) ?? go(request, url, env);
     if (isSharingPath(path) && (request.method === "GET" || request.method === "HEAD")) {
       // Issue 16: a social card this instance holds, from memory like an image.

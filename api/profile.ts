@@ -28,6 +28,30 @@ function profileLimiter(ctx: AppContext): BatchedLimiter {
   return limiter;
 }
 
+const PROFILE_API_PREFIX = "/api/profile/";
+
+/**
+ * `GET` or `HEAD /api/profile/{name}` when this instance holds the answer: from memory, without
+ * the Hono app's router and middleware (issue 17: they cost more than the rest of the request).
+ * The same bytes and headers as the route below, under the same per-address limit. Undefined
+ * when the app must answer: another method or path, an answer not held, and a refusal (the
+ * route refuses again and says why; a refused request counts nothing, so nothing is counted twice).
+ */
+export function heldProfileJson(ctx: AppContext, request: Request, path: string, env: HostEnv): Response | undefined {
+  if ((request.method !== "GET" && request.method !== "HEAD") || !path.startsWith(PROFILE_API_PREFIX)) return undefined;
+  const cached = ctx.caches.getProfile(path.slice(PROFILE_API_PREFIX.length), "json");
+  if (!cached) return undefined;
+  const address = env.clientAddress();
+  if (address) {
+    try {
+      profileLimiter(ctx).hit(rateLimitKey(address));
+    } catch {
+      return undefined;
+    }
+  }
+  return serveCached(cached, request, env.security);
+}
+
 export const usernameTaken = () => new HttpError(409, MESSAGES.usernameTaken, { username: [MESSAGES.usernameTaken] });
 
 export const profileRoutes = new Hono<AppEnv>()

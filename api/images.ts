@@ -18,6 +18,7 @@ import { badRequest, HttpError, notFound } from "./http";
 import type { CachedImage, ImageCache } from "./image-cache";
 import { hit, LIMITS } from "./rate-limit";
 import { markSecured, securedHeaders } from "./security";
+import { loadSharp } from "./sharp";
 import type { AppContext } from "./types";
 
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "gif", "heif"]);
@@ -32,7 +33,7 @@ const notAnImage = () => new HttpError(415, MESSAGES.imageType, { profileImage: 
 
 /** Decodes, orients, crops to a square and re-encodes; metadata (EXIF, GPS) is not carried over. */
 export async function toAvatarWebp(input: Uint8Array): Promise<Uint8Array> {
-  const { default: sharp } = await import("sharp");
+  const sharp = await loadSharp();
   let meta: import("sharp").Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" }).metadata();

@@ -26,6 +26,7 @@ import { type CachedBody, serveCached, toCachedBody } from "../cache";
 import type { AppContext } from "../context";
 import type { AppEnv } from "../env";
 import { findPublicProfile } from "../queries/profile";
+import { loadSharp } from "../sharp";
 import { CARD_VERSION_PATTERN, type CardFacts, cardFacts, cardVersion } from "./card-facts";
 import { CARD_FONT_FAMILY, cardFonts, drawableText, loadAdditionalAsset } from "./card-fonts";
 import { recordCardVersion, storedCardFacts } from "./card-versions";
@@ -258,7 +259,7 @@ export async function renderCardPng(
   let svg = await renderCardSvg(facts, expected);
   const avatar = await pendingAvatar;
   if (expected && !avatar) svg = await renderCardSvg(facts, false);
-  const { default: sharp } = await import("sharp");
+  const sharp = await loadSharp();
   let card = sharp(Buffer.from(svg));
   if (avatar) {
     card = card.composite([
@@ -280,7 +281,7 @@ const AVATAR_CIRCLE = Buffer.from(
 
 /** Image bytes as an avatar layer: covered to the avatar's square and cut to its circle. */
 export async function avatarLayer(image: Uint8Array): Promise<AvatarLayer> {
-  const { default: sharp } = await import("sharp");
+  const sharp = await loadSharp();
   const data = await sharp(image)
     .resize(AVATAR_BOX.size, AVATAR_BOX.size, { fit: "cover" })
     .ensureAlpha()

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
-import { counterOf, InsightsCounter } from "../../api/insights/counter";
+import { counterOf, InsightsCounter, MAX_FLUSH_HASHES } from "../../api/insights/counter";
 import { profileDailyCounts, supplementDailyClicks, visitorBatches, visitSalts } from "../../db/schema";
 import type { InsightsAnswer } from "../../src/lib/insights";
 import { startApi, type TestApi } from "../support/server";
@@ -215,6 +215,53 @@ describe("unique visitors (the day's salt)", () => {
     const today = async (user: ApiUser) => (await insights(user, "?days=7")).body.days.at(-1);
     expect(await today(one)).toMatchObject({ date: "2026-06-11", views: 1500, visitors: 500 });
     expect(await today(two)).toMatchObject({ date: "2026-06-11", views: 1500, visitors: 500 });
+  });
+
+  test("a flush starts early once MAX_FLUSH_HASHES new visitors wait, with no more than that many hashes", async () => {
+    freezeClock("2026-06-12T10:00:00Z");
+    const owner = await createUser(api, { username: uniqueName("early") });
+    const db = api.ctx.database.db;
+    // A timer that never fires within the test: only the early flush can write.
+    const early = new InsightsCounter(db, { flushMs: 3_600_000 });
+    // Asked only when the test says: as with INSIGHTS_FLUSH_MS=0, nothing starts early.
+    const asked = new InsightsCounter(db, { flushMs: 0 });
+    try {
+      await early.flush(); // the day's salt
+      await asked.flush();
+      const stored = async () =>
+        (await db.select().from(visitorBatches).where(eq(visitorBatches.userId, owner.id))).map(
+          (b) => (b.hashes as Uint8Array).length / 16,
+        );
+      const visit = (c: InsightsCounter, i: number, agent = BROWSER) =>
+        c.view(owner.id, { address: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, agent });
+      for (let i = 0; i < MAX_FLUSH_HASHES - 1; i++) visit(early, i);
+      for (let i = 0; i < MAX_FLUSH_HASHES - 1; i++) visit(early, i); // known visitors add no hash
+      await Bun.sleep(50);
+      expect(await stored()).toEqual([]);
+      expect(early.pending.views).toBe(2 * (MAX_FLUSH_HASHES - 1));
+      visit(early, MAX_FLUSH_HASHES - 1); // the limit: the flush starts once this task ends
+      await Bun.sleep(0);
+      for (let i = MAX_FLUSH_HASHES; i < MAX_FLUSH_HASHES + 10; i++) visit(early, i); // while it runs
+      for (let waited = 0; (await stored()).length === 0 && waited < 5000; waited += 20) await Bun.sleep(20);
+      expect(await stored()).toEqual([MAX_FLUSH_HASHES]);
+      expect(early.pending.views).toBe(10);
+
+      for (let i = 0; i < MAX_FLUSH_HASHES + 5; i++) visit(asked, i, OTHER_BROWSER);
+      await Bun.sleep(50);
+      expect(await stored()).toEqual([MAX_FLUSH_HASHES]);
+      expect(asked.pending.views).toBe(MAX_FLUSH_HASHES + 5);
+      await Promise.all([early.flush(), asked.flush()]);
+      expect((await stored()).sort((a, b) => a - b)).toEqual([10, MAX_FLUSH_HASHES, MAX_FLUSH_HASHES + 5]);
+      const { body } = await insights(owner, "?days=7");
+      expect(body.days.at(-1)).toMatchObject({
+        date: "2026-06-12",
+        views: 3 * MAX_FLUSH_HASHES + 14,
+        visitors: 2 * MAX_FLUSH_HASHES + 15,
+      });
+    } finally {
+      early.stop();
+      asked.stop();
+    }
   });
 
   test("nothing stored names an address; hashes of earlier days and salts older than 2 days are deleted", async () => {

@@ -28,6 +28,11 @@ function profileLimiter(ctx: AppContext): BatchedLimiter {
   return limiter;
 }
 
+/** Counts one public profile request of `address` against its limit; throws 429 past it. */
+function countProfileRequest(ctx: AppContext, address: string | undefined) {
+  if (address) profileLimiter(ctx).hit(rateLimitKey(address));
+}
+
 const PROFILE_API_PREFIX = "/api/profile/";
 
 /**
@@ -41,13 +46,10 @@ export function heldProfileJson(ctx: AppContext, request: Request, path: string,
   if ((request.method !== "GET" && request.method !== "HEAD") || !path.startsWith(PROFILE_API_PREFIX)) return undefined;
   const cached = ctx.caches.getProfile(path.slice(PROFILE_API_PREFIX.length), "json");
   if (!cached) return undefined;
-  const address = env.clientAddress();
-  if (address) {
-    try {
-      profileLimiter(ctx).hit(rateLimitKey(address));
-    } catch {
-      return undefined;
-    }
+  try {
+    countProfileRequest(ctx, env.clientAddress());
+  } catch {
+    return undefined;
   }
   return serveCached(cached, request, env.security);
 }
@@ -57,8 +59,7 @@ export const usernameTaken = () => new HttpError(409, MESSAGES.usernameTaken, { 
 export const profileRoutes = new Hono<AppEnv>()
   .get("/profile/:username", async (c) => {
     const ctx = c.get("ctx");
-    const address = c.get("clientAddress");
-    if (address) profileLimiter(ctx).hit(rateLimitKey(address));
+    countProfileRequest(ctx, c.get("clientAddress"));
     const name = c.req.param("username");
     const cached = ctx.caches.getProfile(name, "json");
     if (cached) return serveCached(cached, c.req.raw, (c.env as Partial<HostEnv> | undefined)?.security);

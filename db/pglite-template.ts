@@ -15,12 +15,12 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { pgliteDistDir } from "./pglite-wasm";
 
 /** The version of the installed PGlite (its package.json; the package does not export it). */
 function pgliteVersion(): string {
-  const entry = fileURLToPath(import.meta.resolve("@electric-sql/pglite"));
-  // …/node_modules/@electric-sql/pglite/dist/index.js → …/pglite/package.json
-  const manifest = JSON.parse(readFileSync(join(dirname(entry), "..", "package.json"), "utf8")) as {
+  // …/node_modules/@electric-sql/pglite/dist → …/pglite/package.json
+  const manifest = JSON.parse(readFileSync(join(pgliteDistDir(), "..", "package.json"), "utf8")) as {
     version?: string;
   };
   return manifest.version ?? "unknown";

@@ -15,14 +15,14 @@ import { fileURLToPath } from "node:url";
 
 let compiling: Promise<WebAssembly.Module | undefined> | undefined;
 
-/** The path of PGlite's main WebAssembly module, next to its entry point. */
-export function pgliteWasmPath(): string {
-  return join(dirname(fileURLToPath(import.meta.resolve("@electric-sql/pglite"))), "pglite.wasm");
+/** The folder of PGlite's entry point (its dist/), which holds pglite.wasm. */
+export function pgliteDistDir(): string {
+  return dirname(fileURLToPath(import.meta.resolve("@electric-sql/pglite")));
 }
 
 /** Starts compiling PGlite's WebAssembly (once per process); the compiled module, or undefined. */
 export function startPgliteCompile(): Promise<WebAssembly.Module | undefined> {
-  compiling ??= Bun.file(pgliteWasmPath())
+  compiling ??= Bun.file(join(pgliteDistDir(), "pglite.wasm"))
     .arrayBuffer()
     .then((bytes) => WebAssembly.compile(bytes))
     .catch(() => undefined);

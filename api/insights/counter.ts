@@ -145,15 +145,13 @@ export class InsightsCounter {
   /** New hashes waiting for the next flush, and whether one was started early for them. */
   private heldHashes = 0;
   private earlyFlush = false;
-  /** Early flushes only with a timer (0: flushes only when asked), and not while Postgres fails. */
-  private readonly flushesEarly: boolean;
+  /** Set by a flush that failed: no early flush until one succeeds (the timer retries). */
   private lastFlushFailed = false;
 
   constructor(
     private readonly db: Db,
     { flushMs = FLUSH_MS }: { flushMs?: number } = {},
   ) {
-    this.flushesEarly = flushMs > 0;
     if (flushMs > 0) {
       this.timer = setInterval(() => void this.flush(), flushMs);
       this.timer.unref?.();
@@ -221,7 +219,8 @@ export class InsightsCounter {
     if (!this.seen.add(digestWords)) return;
     entry.hashes.push(digestWords);
     this.heldHashes += 1;
-    if (this.heldHashes >= MAX_FLUSH_HASHES && this.flushesEarly && !this.earlyFlush && !this.lastFlushFailed) {
+    // Early only with a timer: with none (flushMs 0) the counter flushes only when asked.
+    if (this.heldHashes >= MAX_FLUSH_HASHES && this.timer && !this.earlyFlush && !this.lastFlushFailed) {
       this.earlyFlush = true;
       void this.flush();
     }

@@ -6,10 +6,9 @@
  * a proxy (TRUST_PROXY: each test is its own address).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openDatabase } from "../../db/client";
 import { supplements, users } from "../../db/schema";
 import { COMMON_MESSAGES, PROFILE_MESSAGES } from "../../src/lib/messages";
-import { createTestDatabase, type TestDatabase } from "../support/db";
+import { createTestDatabase, seedTestDatabase, type TestDatabase } from "../support/db";
 import { type ServerProcess, skipWithoutBuild, startServer } from "../support/process";
 
 const LIMIT = 300;
@@ -20,26 +19,19 @@ describe.skipIf(skipWithoutBuild("the held profile JSON suite"))("GET /api/profi
 
   beforeAll(async () => {
     database = await createTestDatabase({ pgliteDir: true });
-    const seed = await openDatabase({
-      url: database.env.DATABASE_URL,
-      dataDir: database.env.DATA_DIR ?? ":memory:",
-      poolSize: 1,
-    });
-    try {
-      await seed.db.insert(users).values({
+    await seedTestDatabase(database, async (db) => {
+      await db.insert(users).values({
         id: "held-owner",
         name: "Held Owner",
         email: "held-owner@example.com",
         username: "Held_Owner",
         bio: "Morning stack",
       });
-      await seed.db.insert(supplements).values([
+      await db.insert(supplements).values([
         { userId: "held-owner", name: "Zinc", quantityType: "Tablet(s)", frequency: "daily", sortOrder: 0 },
         { userId: "held-owner", name: "Magnesium", quantityType: "Capsule(s)", frequency: "at night", sortOrder: 1 },
       ]);
-    } finally {
-      await seed.close();
-    }
+    });
     server = await startServer({ ...database.env, RATE_LIMIT: "on", TRUST_PROXY: "true" });
   });
 

@@ -6,10 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { openDatabase } from "../../db/client";
 import { images, supplements, users } from "../../db/schema";
 import { PRODUCT_NAME } from "../../src/lib/constants";
-import { createTestDatabase, type TestDatabase } from "../support/db";
+import { createTestDatabase, seedTestDatabase, type TestDatabase } from "../support/db";
 import { type ServerProcess, skipWithoutBuild, startServer } from "../support/process";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, insertSupplements, uniqueName, userRow } from "../support/users";
@@ -483,13 +482,8 @@ describe.skipIf(skipWithoutBuild("profile.test.ts: the /{username} page (bun ser
       // Seed the database before the server takes it: one user whose stored links include
       // a javascript: URL (as if written before the rules existed) and a bio with markup.
       database = await createTestDatabase({ pgliteDir: true });
-      const seed = await openDatabase({
-        url: database.env.DATABASE_URL,
-        dataDir: database.env.DATA_DIR ?? ":memory:",
-        poolSize: 1,
-      });
-      try {
-        await seed.db.insert(users).values({
+      await seedTestDatabase(database, async (db) => {
+        await db.insert(users).values({
           id: "page-owner",
           name: "Page Owner",
           email: EMAIL,
@@ -500,7 +494,7 @@ describe.skipIf(skipWithoutBuild("profile.test.ts: the /{username} page (bun ser
           twitterUrl: "data:text/html,<script>alert(1)</script>",
           stripeCustomerId: "cus_PAGE_PRIVATE",
         });
-        await seed.db.insert(supplements).values([
+        await db.insert(supplements).values([
           {
             userId: "page-owner",
             name: "Zinc <b>bold</b>",
@@ -518,9 +512,7 @@ describe.skipIf(skipWithoutBuild("profile.test.ts: the /{username} page (bun ser
             sortOrder: 0,
           },
         ]);
-      } finally {
-        await seed.close();
-      }
+      });
       server = await startServer(database.env);
     });
     afterAll(async () => {

@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
-import { openDatabase } from "../../db/client";
+import { type Db, openDatabase } from "../../db/client";
 
 export interface TestDatabase {
   /** Environment for the app: DATABASE_URL (Postgres) or DATA_DIR (PGlite). */
@@ -127,4 +127,21 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       }
     },
   };
+}
+
+/**
+ * Writes rows into `database` before a server process opens it: `seed` gets a connection of
+ * its own (one, so a PGlite folder is free again), closed when it is done.
+ */
+export async function seedTestDatabase(database: TestDatabase, seed: (db: Db) => Promise<void>): Promise<void> {
+  const handle = await openDatabase({
+    url: database.env.DATABASE_URL,
+    dataDir: database.env.DATA_DIR ?? ":memory:",
+    poolSize: 1,
+  });
+  try {
+    await seed(handle.db);
+  } finally {
+    await handle.close();
+  }
 }

@@ -8,7 +8,7 @@
  * HMAC-SHA-256(salt of the UTC day, address + User-Agent + profile id), cut to 16 bytes
  * (./visitor-hash.ts: node:crypto's bytes, with no allocation per view). Hashes are
  * held in typed arrays (./hash-set.ts), never as JavaScript strings: the garbage collector
- * does not scan them, so a view costs the same with 200,000 visitors seen as with none. The
+ * does not scan them, so a view costs the same with 65,536 visitors seen as with none. The
  * salt is random, made by whichever instance first needs it (table visit_salts, shared so that
  * one visitor is one visitor on every instance) and deleted once older than 2 days. Hashes are
  * kept for the current day only, in memory and in visitor_batches: each flush stores, per
@@ -31,7 +31,9 @@
  * A flush starts early once MAX_FLUSH_HASHES new hashes wait, so that no one statement's
  * encoding holds requests up for long (at most every FLUSH_MS remains the rule).
  *
- * The flush sends the day's new hashes as one bytea (16 bytes each, grouped by profile) and
+ * The flush sends the day's new hashes as one base64 text (16 bytes each, grouped by profile;
+ * the driver would write a bytea as hex, in JavaScript, twice the bytes and the bench's
+ * profile showed that encoding at 7% of a counted page's CPU), decoded once by Postgres, and
  * the per-profile counts as arrays (`unnest`), not as JSON: the JavaScript side of a flush of
  * 60,000 views is a few joins, one copy and the driver's encoding of it, so it does not hold
  * up requests, and Postgres checks that a profile still exists once per profile, not once
@@ -52,21 +54,31 @@ import { now } from "../clock";
 import type { AppContext } from "../context";
 import { errorFields, log } from "../log";
 import { sessionTokenCookie } from "../session-cookie";
-import { HASH_BYTES, HashList, HashSet16 } from "./hash-set";
+import { HASH_BYTES, HashSet16, OwnedHashes } from "./hash-set";
 import { VisitorHasher } from "./visitor-hash";
 
 export const FLUSH_MS = 5000;
 /**
  * New visitors' hashes one flush carries at most, about: once this many wait, the next flush
- * starts at once rather than at its timer (issue 17). The driver encodes a statement's bytea
- * on the event loop, about 1 ms per 1,000 hashes here: at the bench's 25,000 new visitors a
- * second a 5 s batch held every request up for 60-110 ms, and the counted page's p99 with it.
+ * starts at once rather than at its timer (issue 17). The driver encodes a statement's
+ * parameters on the event loop (as a bytea, about 1 ms per 1,000 hashes here; as base64 text,
+ * now, about half that): at the bench's 25,000 new visitors a second a 5 s batch held every
+ * request up for 60-110 ms, and the counted page's p99 with it.
  */
 export const MAX_FLUSH_HASHES = 16_384;
 /** Distinct (profile, day) and (supplement, day) keys held before new ones are dropped (a database outage). */
 const MAX_KEYS = 100_000;
-/** Hashes this instance remembers having sent today (beyond it Postgres still tells new from known). */
-const MAX_SEEN = 200_000;
+/**
+ * New visitors' hashes held before new ones are dropped (16 MB; a database outage): such a
+ * view still counts as a view, and its visitor is counted if seen again once there is room.
+ */
+const MAX_HELD_HASHES = 1 << 20;
+/**
+ * Hashes this instance remembers having sent today (beyond it Postgres still tells new from
+ * known): a 2 MB table. It was 200,000 (8 MB): every view probes one random slot, and a table
+ * that size misses the processor's caches on nearly every probe.
+ */
+const MAX_SEEN = 65_536;
 /** Bytes of a visitor hash as stored (visitor_hashes.hash): HASH_BYTES. */
 const HASH_SQL = sql.raw(String(HASH_BYTES));
 
@@ -108,8 +120,8 @@ interface ViewEntry {
   userId: string;
   day: string;
   views: number;
-  /** New visitors' hashes of this batch, not yet sent (HASH_BYTES each). */
-  hashes: HashList;
+  /** Its place in the batch's `entries`: the owner of its new visitors' hashes in `newHashes`. */
+  index: number;
 }
 
 interface Unsalted {
@@ -133,6 +145,10 @@ const rowsOf = <T>(result: unknown): T[] =>
 
 export class InsightsCounter {
   private views = new Map<string, ViewEntry>();
+  /** The batch's entries, in the order made (`ViewEntry.index`). */
+  private entries: ViewEntry[] = [];
+  /** New visitors' hashes of this batch, not yet sent, each with its entry's index. */
+  private newHashes = new OwnedHashes();
   private clicks = new Map<string, { supplementId: number; day: string; clicks: number }>();
   private unsalted: Unsalted[] = [];
   private salt: { day: string; hasher: VisitorHasher } | undefined;
@@ -142,16 +158,18 @@ export class InsightsCounter {
   private cleanedFor = "";
   private running: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | undefined;
-  /** New hashes waiting for the next flush, and whether one was started early for them. */
-  private heldHashes = 0;
+  /** Whether a flush was started early for the hashes waiting. */
   private earlyFlush = false;
   /** Set by a flush that failed: no early flush until one succeeds (the timer retries). */
   private lastFlushFailed = false;
 
+  private readonly maxHeldHashes: number;
+
   constructor(
     private readonly db: Db,
-    { flushMs = FLUSH_MS }: { flushMs?: number } = {},
+    { flushMs = FLUSH_MS, maxHeldHashes = MAX_HELD_HASHES }: { flushMs?: number; maxHeldHashes?: number } = {},
   ) {
+    this.maxHeldHashes = maxHeldHashes;
     if (flushMs > 0) {
       this.timer = setInterval(() => void this.flush(), flushMs);
       this.timer.unref?.();
@@ -182,8 +200,9 @@ export class InsightsCounter {
       entry = this.views.get(key);
     }
     if (entry || !create || this.views.size >= MAX_KEYS) return entry;
-    entry = { userId, day, views: 0, hashes: new HashList() };
+    entry = { userId, day, views: 0, index: this.entries.length };
     this.views.set(key, entry);
+    this.entries.push(entry);
     return entry;
   }
 
@@ -216,11 +235,10 @@ export class InsightsCounter {
       this.seenDay = entry.day;
       this.seen.clear();
     }
-    if (!this.seen.add(digestWords)) return;
-    entry.hashes.push(digestWords);
-    this.heldHashes += 1;
+    if (this.newHashes.length >= this.maxHeldHashes || !this.seen.add(digestWords)) return;
+    this.newHashes.push(entry.index, digestWords);
     // Early only with a timer: with none (flushMs 0) the counter flushes only when asked.
-    if (this.heldHashes >= MAX_FLUSH_HASHES && this.timer && !this.earlyFlush && !this.lastFlushFailed) {
+    if (this.newHashes.length >= MAX_FLUSH_HASHES && this.timer && !this.earlyFlush && !this.lastFlushFailed) {
       this.earlyFlush = true;
       void this.flush();
     }
@@ -247,28 +265,14 @@ export class InsightsCounter {
     }
     this.hashUnsalted();
     if (this.views.size === 0 && this.clicks.size === 0 && this.cleanedFor === today) return;
-    const views = [...this.views.values()];
+    const views = this.entries;
     const clicks = [...this.clicks.values()];
+    // The new hashes grouped by profile: entry i's are hashes [starts[i], starts[i] + counts[i]).
+    const { bytes: blob, starts, counts } = this.newHashes.take(views.length);
     this.views = new Map();
+    this.entries = [];
     this.clicks = new Map();
-    this.heldHashes = 0;
     this.earlyFlush = false;
-    // The new hashes as one bytea, grouped by profile: entry i's are hashes [starts[i], starts[i] + counts[i]).
-    const starts: number[] = [];
-    const counts: number[] = [];
-    let held = 0;
-    for (const entry of views) {
-      starts.push(held);
-      counts.push(entry.hashes.length);
-      held += entry.hashes.length;
-    }
-    const blob = Buffer.allocUnsafe(held * HASH_BYTES);
-    let offset = 0;
-    for (const entry of views) {
-      const bytes = entry.hashes.bytes();
-      blob.set(bytes, offset);
-      offset += bytes.length;
-    }
     try {
       await this.db.execute(sql`
         with pv as (
@@ -281,8 +285,8 @@ export class InsightsCounter {
         ),
         new_batches as (
           insert into visitor_batches (day, user_id, hashes)
-          select pv.d, pv.u, substring(${blob}::bytea from pv.s * ${HASH_SQL} + 1 for pv.c * ${HASH_SQL})
-          from pv where pv.c > 0
+          select pv.d, pv.u, substring(hashes.bytes from pv.s * ${HASH_SQL} + 1 for pv.c * ${HASH_SQL})
+          from pv, (select decode(${blob.toString("base64")}, 'base64') as bytes) as hashes where pv.c > 0
           returning 1
         ),
         added_views as (
@@ -308,13 +312,13 @@ export class InsightsCounter {
           (select count(*) from added_clicks) as clicks`);
     } catch (error) {
       // Kept for the next flush (a user or supplement deleted meanwhile is skipped then).
-      for (const entry of views) {
+      const words = new Uint32Array(blob.buffer, blob.byteOffset, blob.length / 4);
+      for (const [i, entry] of views.entries()) {
         const current = this.viewEntry(entry.userId, entry.day, true);
-        if (current) {
-          current.views += entry.views;
-          current.hashes.append(entry.hashes);
-          this.heldHashes += entry.hashes.length;
-        }
+        if (!current) continue;
+        current.views += entry.views;
+        const end = (starts[i] as number) + (counts[i] as number);
+        for (let k = starts[i] as number; k < end; k++) this.newHashes.push(current.index, words, k * 4);
       }
       for (const entry of clicks) {
         const key = `${entry.supplementId}|${entry.day}`;

@@ -264,6 +264,41 @@ describe("unique visitors (the day's salt)", () => {
     }
   });
 
+  test("a flush that fails keeps its views and visitors for the next; past the cap on held hashes a new visitor waits for room", async () => {
+    freezeClock("2026-06-13T10:00:00Z");
+    const owner = await createUser(api, { username: uniqueName("outage") });
+    const real = api.ctx.database.db;
+    let down = false;
+    const db = {
+      execute: (query: Parameters<typeof real.execute>[0]) =>
+        down ? Promise.reject(new Error("the database is down")) : real.execute(query),
+    } as unknown as typeof real;
+    const c = new InsightsCounter(db, { flushMs: 0, maxHeldHashes: 4 });
+    try {
+      await c.flush(); // the day's salt
+      const visit = (i: number) => c.view(owner.id, { address: `10.9.0.${i}`, agent: BROWSER });
+      down = true;
+      for (let i = 0; i < 6; i++) visit(i); // 4 hashes held, the last 2 visitors wait
+      await c.flush();
+      expect(c.pending.views).toBe(6);
+      visit(0); // known: no new hash
+      visit(5); // still no room
+      await c.flush();
+      expect(c.pending.views).toBe(8);
+      down = false;
+      await c.flush();
+      expect(c.pending.views).toBe(0);
+      const today = async () => (await insights(owner, "?days=7")).body.days.at(-1);
+      expect(await today()).toMatchObject({ date: "2026-06-13", views: 8, visitors: 4 });
+      visit(5); // room again: counted once now
+      visit(4);
+      await c.flush();
+      expect(await today()).toMatchObject({ date: "2026-06-13", views: 10, visitors: 6 });
+    } finally {
+      c.stop();
+    }
+  });
+
   test("nothing stored names an address; hashes of earlier days and salts older than 2 days are deleted", async () => {
     const move = freezeClock("2026-07-01T12:00:00Z");
     const owner = await createUser(api, { username: uniqueName("salt") });

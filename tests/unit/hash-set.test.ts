@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { HASH_BYTES, HashList, HashSet16 } from "../../api/insights/hash-set";
+import { HASH_BYTES, HashSet16, OwnedHashes } from "../../api/insights/hash-set";
 
 /** A hash as the counter holds it: 16 bytes viewed as 4 little-endian words. */
 function hash(bytes: Uint8Array = randomBytes(HASH_BYTES)): Uint32Array {
@@ -83,29 +83,51 @@ describe("HashSet16", () => {
   });
 });
 
-describe("HashList", () => {
-  test("gives back exactly the bytes pushed, in order, across growth", () => {
-    const list = new HashList();
-    const pushed: Uint8Array[] = [];
-    for (let i = 0; i < 300; i++) {
+describe("OwnedHashes", () => {
+  test("take groups the hashes by owner, each owner's in arrival order, across growth, and empties the list", () => {
+    const list = new OwnedHashes();
+    const owners = 7;
+    const want: Uint8Array[][] = Array.from({ length: owners }, () => []);
+    for (let i = 0; i < 3000; i++) {
+      const owner = (i * 5 + (i >> 3)) % owners === 3 ? 3 : (i * 13) % owners; // uneven, interleaved
       const bytes = randomBytes(HASH_BYTES);
-      pushed.push(bytes);
-      list.push(hash(bytes));
+      want[owner]?.push(bytes);
+      list.push(owner, hash(bytes));
     }
-    expect(list.length).toBe(300);
-    expect(Buffer.from(list.bytes()).equals(Buffer.concat(pushed))).toBe(true);
+    expect(list.length).toBe(3000);
+    const { bytes, starts, counts } = list.take(owners);
+    expect(list.length).toBe(0);
+    expect(bytes.equals(Buffer.concat(want.flat()))).toBe(true);
+    let start = 0;
+    for (let owner = 0; owner < owners; owner++) {
+      expect(starts[owner]).toBe(start);
+      expect(counts[owner]).toBe(want[owner]?.length);
+      const mine = bytes.subarray(start * HASH_BYTES, (start + (counts[owner] as number)) * HASH_BYTES);
+      expect(mine.equals(Buffer.concat(want[owner] ?? []))).toBe(true);
+      start += counts[owner] as number;
+    }
   });
 
-  test("an empty list is zero bytes; append keeps both lists' order", () => {
-    const a = new HashList();
-    const b = new HashList();
-    expect(a.bytes().length).toBe(0);
-    const [x, y, z] = [randomBytes(HASH_BYTES), randomBytes(HASH_BYTES), randomBytes(HASH_BYTES)];
-    a.push(hash(x));
-    b.push(hash(y));
-    b.push(hash(z));
-    a.append(b);
-    expect(a.length).toBe(3);
-    expect(Buffer.from(a.bytes()).equals(Buffer.concat([x, y, z]))).toBe(true);
+  test("an owner with no hashes gets a count of 0; an empty list gives zero bytes", () => {
+    const list = new OwnedHashes();
+    expect(list.take(3)).toEqual({ bytes: Buffer.alloc(0), starts: [0, 0, 0], counts: [0, 0, 0] });
+    const [x, y] = [randomBytes(HASH_BYTES), randomBytes(HASH_BYTES)];
+    list.push(2, hash(x));
+    list.push(0, hash(y));
+    const { bytes, starts, counts } = list.take(3);
+    expect(counts).toEqual([1, 0, 1]);
+    expect(starts).toEqual([0, 1, 1]);
+    expect(bytes.equals(Buffer.concat([y, x]))).toBe(true);
+  });
+
+  test("push reads the hash at a word offset of its source; a list taken is reused with nothing left over", () => {
+    const list = new OwnedHashes();
+    const [x, y] = [randomBytes(HASH_BYTES), randomBytes(HASH_BYTES)];
+    const source = new Uint32Array(Buffer.concat([x, y]).buffer.slice(0));
+    list.push(0, source, 4);
+    list.push(0, source, 0);
+    expect(list.take(1).bytes.equals(Buffer.concat([y, x]))).toBe(true);
+    list.push(0, source, 0);
+    expect(list.take(1).bytes.equals(x)).toBe(true);
   });
 });

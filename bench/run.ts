@@ -13,7 +13,7 @@
  * use one address per user, so the per-address limits hold and a 429 is an error.
  *
  * Scenarios (BENCH_ONLY ids): ceiling (always), landing, profile, profile-counted,
- * api-profile, supplements-get, supplements-write, reorder, avatar, avatar-304, go, card,
+ * profile-crawler, api-profile, supplements-get, supplements-write, reorder, avatar, avatar-304, go, card,
  * today, intake-put, history, reorder-1, scale; plus "startup" (the start-up samples).
  *
  * Settings (environment): BENCH_DURATION (s per run, 10), BENCH_RUNS (3), BENCH_WARMUP
@@ -46,6 +46,7 @@ import { type CardRender, type Report, renderReport, type ScaleResult, type Scen
 import {
   type Avatar,
   BROWSER_USER_AGENT,
+  CRAWLER_USER_AGENT,
   MAX_ADDRESS_POOL,
   makeAvatars,
   ownAddress,
@@ -296,6 +297,14 @@ function scenarioTable(setup: Setup): Scenario[] {
       target: "app",
     },
     {
+      id: "profile-crawler",
+      label: `Public profile page \`/{username}\`, random of ${seeded.usernames.length}, a crawler's User-Agent as long as Chrome's (not counted as a view)`,
+      path: "/",
+      lua: "random-path.lua",
+      data: async () => ({ paths: seeded.usernames.map((n) => `/${n}`), user_agent: CRAWLER_USER_AGENT }),
+      target: "app",
+    },
+    {
       id: "api-profile",
       label: "`GET /api/profile/{username}`, random users",
       path: "/",
@@ -459,6 +468,7 @@ const SCENARIO_IDS = [
   "landing",
   "profile",
   "profile-counted",
+  "profile-crawler",
   "api-profile",
   "supplements-get",
   "supplements-write",

@@ -34,6 +34,8 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { parseConfig } from "../api/config";
+import { LINK_CACHE_BYTES } from "../api/link-cache";
+import { CARD_STORE_BYTES } from "../api/sharing/card";
 import { addDays } from "../src/lib/dates";
 import { cleanupAll, findFreePort, run } from "../tests/support/process";
 import { CpuMeter, type CpuUse, memory, resetPeak } from "./cpu";
@@ -1133,6 +1135,18 @@ async function versions(wrkVersion: string, db: BenchDatabase): Promise<Report["
   };
 }
 
+/** What each of the app's caches may keep at the defaults, in MB (the memory explanation). */
+function cacheCapsMb(): [string, number][] {
+  const c = parseConfig({});
+  return [
+    ["PROFILE_CACHE_MB", c.PROFILE_CACHE_MB],
+    ["IMAGE_CACHE_MB", c.IMAGE_CACHE_MB],
+    ["USER_CACHE_MB", c.USER_CACHE_MB],
+    ["the social cards'", CARD_STORE_BYTES / 2 ** 20],
+    ["the 'View Product' links'", LINK_CACHE_BYTES / 2 ** 20],
+  ];
+}
+
 /** The app's settings that the report names, at the defaults `npm start` runs with. */
 function appDefaults(): string {
   const c = parseConfig({});
@@ -1286,6 +1300,7 @@ async function main() {
         zipfS: config.zipfS,
         startupSamples: config.startupSamples,
         appDefaults: appDefaults(),
+        cacheCapsMb: cacheCapsMb(),
         only: config.only,
       },
       scenarios: scenarios.map((s) => scenarioResult(s, load.results)),

@@ -120,7 +120,7 @@ interface ViewEntry {
   userId: string;
   day: string;
   views: number;
-  /** Its place in the batch's `entries`: the owner of its new visitors' hashes in `newHashes`. */
+  /** Its place in the batch's `views` (in the order made): the owner of its new visitors' hashes in `newHashes`. */
   index: number;
 }
 
@@ -145,8 +145,6 @@ const rowsOf = <T>(result: unknown): T[] =>
 
 export class InsightsCounter {
   private views = new Map<string, ViewEntry>();
-  /** The batch's entries, in the order made (`ViewEntry.index`). */
-  private entries: ViewEntry[] = [];
   /** New visitors' hashes of this batch, not yet sent, each with its entry's index. */
   private newHashes = new OwnedHashes();
   private clicks = new Map<string, { supplementId: number; day: string; clicks: number }>();
@@ -200,9 +198,8 @@ export class InsightsCounter {
       entry = this.views.get(key);
     }
     if (entry || !create || this.views.size >= MAX_KEYS) return entry;
-    entry = { userId, day, views: 0, index: this.entries.length };
+    entry = { userId, day, views: 0, index: this.views.size };
     this.views.set(key, entry);
-    this.entries.push(entry);
     return entry;
   }
 
@@ -265,12 +262,11 @@ export class InsightsCounter {
     }
     this.hashUnsalted();
     if (this.views.size === 0 && this.clicks.size === 0 && this.cleanedFor === today) return;
-    const views = this.entries;
+    const views = [...this.views.values()];
     const clicks = [...this.clicks.values()];
     // The new hashes grouped by profile: entry i's are hashes [starts[i], starts[i] + counts[i]).
     const { bytes: blob, starts, counts } = this.newHashes.take(views.length);
     this.views = new Map();
-    this.entries = [];
     this.clicks = new Map();
     this.earlyFlush = false;
     try {

@@ -50,7 +50,7 @@ import { isbot } from "isbot";
 import type { Database } from "../../db/client";
 import { utcDate } from "../../src/lib/insights";
 import { getSessionUser } from "../auth";
-import { now } from "../clock";
+import { now, nowMs } from "../clock";
 import type { AppContext } from "../context";
 import { errorFields, log } from "../log";
 import { sessionTokenCookie } from "../session-cookie";
@@ -101,18 +101,21 @@ function isBotAgent(agent: string): boolean {
   return verdict;
 }
 
-/** Whether a request may count at all: a GET from something that is not a known bot. */
-export function countable(request: Request): boolean {
-  if (request.method !== "GET") return false;
+/** The User-Agent of a request that may count at all (a GET from something that is not a known bot); else undefined. */
+function countableAgent(request: Request): string | undefined {
+  if (request.method !== "GET") return undefined;
   const agent = request.headers.get("user-agent") ?? "";
-  return agent.trim() !== "" && !isBotAgent(agent);
+  return agent.trim() !== "" && !isBotAgent(agent) ? agent : undefined;
 }
 
+/** Whether a request may count at all: a GET from something that is not a known bot. */
+export const countable = (request: Request): boolean => countableAgent(request) !== undefined;
+
 let lastDay = { number: Number.NaN, date: "" };
-/** utcDate(at), made once per UTC day. */
-function dayOf(at: Date): string {
-  const number = Math.floor(at.getTime() / 86_400_000);
-  if (number !== lastDay.number) lastDay = { number, date: utcDate(at) };
+/** utcDate of the instant `atMs` (ms since the epoch), made once per UTC day. */
+function dayOf(atMs: number): string {
+  const number = Math.floor(atMs / 86_400_000);
+  if (number !== lastDay.number) lastDay = { number, date: utcDate(new Date(atMs)) };
   return lastDay.date;
 }
 
@@ -176,13 +179,21 @@ export class InsightsCounter {
 
   /** One view of `userId`'s page by a visitor (address and User-Agent), at `at`. */
   view(userId: string, visitor: { address: string | undefined; agent: string }, at: Date = now()) {
-    const day = dayOf(at);
+    this.viewAt(userId, visitor.address, visitor.agent, at.getTime());
+  }
+
+  /**
+   * `view`, with the instant in ms since the epoch: the public page's call (countView), which
+   * makes no object per view.
+   */
+  viewAt(userId: string, visitorAddress: string | undefined, agent: string, atMs: number) {
+    const day = dayOf(atMs);
     const entry = this.viewEntry(userId, day, true);
     if (!entry) return;
     entry.views += 1;
-    const address = visitor.address ?? "";
-    if (this.salt?.day === day) this.addHash(entry, this.salt.hasher, address, visitor.agent, userId);
-    else if (this.unsalted.length < MAX_KEYS) this.unsalted.push({ userId, day, address, agent: visitor.agent });
+    const address = visitorAddress ?? "";
+    if (this.salt?.day === day) this.addHash(entry, this.salt.hasher, address, agent, userId);
+    else if (this.unsalted.length < MAX_KEYS) this.unsalted.push({ userId, day, address, agent });
   }
 
   /**
@@ -434,18 +445,20 @@ export function countView(
   ownerId: string | null | undefined,
   address: () => string | undefined,
 ) {
-  if (!ownerId || (response.status !== 200 && response.status !== 304) || !countable(request)) return;
+  if (!ownerId || (response.status !== 200 && response.status !== 304)) return;
+  const agent = countableAgent(request);
+  if (agent === undefined) return;
   const counter = counterOf(ctx);
-  const at = now();
-  const visitor = { address: address(), agent: request.headers.get("user-agent") ?? "" };
+  const atMs = nowMs();
   if (!sessionTokenCookie(request.headers.get("cookie"))) {
-    counter.view(ownerId, visitor, at);
+    counter.viewAt(ownerId, address(), agent, atMs);
     return;
   }
+  const visitorAddress = address();
   getSessionUser(ctx, request.headers).then(
     (user) => {
-      if (user?.id !== ownerId) counter.view(ownerId, visitor, at);
+      if (user?.id !== ownerId) counter.viewAt(ownerId, visitorAddress, agent, atMs);
     },
-    () => counter.view(ownerId, visitor, at),
+    () => counter.viewAt(ownerId, visitorAddress, agent, atMs),
   );
 }

@@ -4,7 +4,7 @@
  * process, stopped with SIGINT (stop at once, no drain) and awaited before the next, so a
  * PGlite data directory is never opened by two at a time.
  */
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync } from "node:fs";
 import { onCleanup } from "../tests/support/process";
 import { tailOf } from "./proc";
 
@@ -14,15 +14,54 @@ export interface StartupResult {
   /** Milliseconds to the first 200, per sample, in the order taken. */
   samplesMs: number[];
   medianMs: number;
+  /**
+   * Milliseconds from the spawn to the app's own log lines, per sample: "database ready" (the
+   * server's modules loaded, the database opened and checked) and "… is listening".
+   */
+  databaseReadyMs: number[];
+  listeningMs: number[];
+  /** Their medians. */
+  databaseReadyMedianMs: number;
+  listeningMedianMs: number;
 }
 
-/** Milliseconds from spawning `cmd` to the first 200 on `url`; the process is stopped after. */
+/** One start-up sample: to the first 200, and to the app's log lines on the way (NaN if missing). */
+export interface StartupSample {
+  ms: number;
+  databaseReadyMs: number;
+  listeningMs: number;
+}
+
+/**
+ * When the app's JSON log lines after byte `from` of `logFile` say the database is ready and
+ * that it listens, in milliseconds after `spawnedAt` (the lines' times are the app's clock, to
+ * the millisecond).
+ */
+function phasesOf(logFile: string, from: number, spawnedAt: number): Omit<StartupSample, "ms"> {
+  const phases = { databaseReadyMs: Number.NaN, listeningMs: Number.NaN };
+  for (const text of readFileSync(logFile).subarray(from).toString("utf8").split("\n")) {
+    let line: { time?: string; msg?: string };
+    try {
+      line = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const at = Date.parse(line.time ?? "") - spawnedAt;
+    if (line.msg === "database ready" && Number.isNaN(phases.databaseReadyMs)) phases.databaseReadyMs = at;
+    if (line.msg?.endsWith(" is listening") && Number.isNaN(phases.listeningMs)) phases.listeningMs = at;
+  }
+  return phases;
+}
+
+/** Milliseconds from spawning `cmd` to the first 200 on `url`, and to its log lines; the process is stopped after. */
 export async function timeToHealthy(
   cmd: string[],
   options: { cwd: string; env: Record<string, string>; logFile: string; url: string; timeoutMs?: number },
-): Promise<number> {
+): Promise<StartupSample> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const fd = openSync(options.logFile, "a");
+  const logFrom = statSync(options.logFile).size;
+  const spawnedAt = Date.now();
   const started = performance.now();
   let proc: ReturnType<typeof Bun.spawn>;
   try {
@@ -47,7 +86,10 @@ export async function timeToHealthy(
       try {
         const res = await fetch(options.url, { signal: AbortSignal.timeout(2000) });
         await res.arrayBuffer();
-        if (res.status === 200) return performance.now() - started;
+        if (res.status === 200) {
+          const ms = performance.now() - started;
+          return { ms, ...phasesOf(options.logFile, logFrom, spawnedAt) };
+        }
       } catch {
         // not listening yet
       }

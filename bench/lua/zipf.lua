@@ -6,10 +6,6 @@
 -- `profiles`), so the popular profiles are spread over the table, not its first rows. Each
 -- request comes from a random simulated visitor (visitors.lua) with a browser's User-Agent
 -- (`user_agent`): every visit counts as a view, as in life.
-function init(args)
-  math.randomseed(os.time() * 1000 + (thread_index or 1) * 7919)
-end
-
 local cdf = {}
 local total = 0
 for k = 1, profiles do
@@ -17,7 +13,14 @@ for k = 1, profiles do
   cdf[k] = total
 end
 
-local headers = { ["User-Agent"] = user_agent }
+-- The request's fixed parts are built once (init), as in random-path.lua: no wrk.format per request.
+local head, tail
+
+function init(args)
+  math.randomseed(os.time() * 1000 + (thread_index or 1) * 7919)
+  head = "GET /" .. name_prefix
+  tail = " HTTP/1.1\r\nHost: " .. wrk.headers["Host"] .. "\r\nUser-Agent: " .. user_agent .. "\r\nX-Forwarded-For: "
+end
 
 function request()
   local u = math.random() * total
@@ -30,6 +33,5 @@ function request()
       hi = mid
     end
   end
-  headers["X-Forwarded-For"] = visitor_address()
-  return wrk.format("GET", "/" .. name_prefix .. (((lo - 1) * perm_a) % profiles + 1), headers)
+  return head .. (((lo - 1) * perm_a) % profiles + 1) .. tail .. visitor_address() .. "\r\n\r\n"
 end

@@ -512,7 +512,7 @@ export function countedShareExplained(r: Report, crawler: ScenarioResult, counte
   const top = r.scenarios.find((y) => y.id === "ceiling");
   if (!top || !(top.rps > 0)) return [];
   const crawlerShare = crawler.rps / top.rps;
-  const kept = counted.rps / crawler.rps;
+  const share = counted.rps / top.rps;
   const rounds = Math.min(top.runs.length, counted.runs.length);
   const perRound = Array.from(
     { length: rounds },
@@ -524,10 +524,10 @@ export function countedShareExplained(r: Report, crawler: ScenarioResult, counte
   const high = Math.max(...ceilings);
   const pageLine =
     crawlerShare - 0.02 >= 0.4
-      ? `The page itself leaves room: at the crawler's ${pct(crawlerShare)}, counting within issue 14's 2 points would still meet 40%; the miss is counting's cost in this run (${pointsFrom(counted.rps / top.rps - crawlerShare)} the crawler's share, see "Why counting views costs more than 2 points").`
-      : `The page itself leaves little room: counting that cost only issue 14's 2 points would put the counted page at ${pct(crawlerShare - 0.02)}, ${crawlerShare - 0.02 >= 0.4 ? "just over" : "under"} 40%.`;
+      ? `The page itself leaves room: at the crawler's ${pct(crawlerShare)}, counting within issue 14's 2 points would still meet 40%; the miss is counting's cost in this run (${pointsFrom(share - crawlerShare)} the crawler's share, see "Why counting views costs more than 2 points").`
+      : `The page itself leaves little room: counting that cost only issue 14's 2 points would put the counted page at ${pct(crawlerShare - 0.02)}, under 40%.`;
   return [
-    `**Why the counted page misses 40% (${pct(counted.rps / top.rps)}).** Its share is the crawler's page's share (the same request bytes, nothing counted) times what counting keeps of it: ${pct(crawlerShare)} × ${pct(kept)} = ${pct(counted.rps / top.rps)}.`,
+    `**Why the counted page misses 40% (${pct(share)}).** Its share is the crawler's page's share (the same request bytes, nothing counted) times what counting keeps of it: ${pct(crawlerShare)} × ${pct(counted.rps / crawler.rps)} = ${pct(share)}.`,
     pageLine,
     `Both are shares of a ceiling that moved between rounds: ${int(low)} to ${int(high)} req/s (${fixed1(((high - low) / top.rps) * 100)}% of its median), on a machine where wrk, the app and Postgres share ${r.machine.nproc} cores.`,
     `Against its own round's ceiling the counted page ran at ${perRound.map(pct).join(", ")}: ${met} of ${rounds} rounds met 40%.`,

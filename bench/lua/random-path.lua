@@ -6,7 +6,7 @@
 --
 -- Each path's request line and fixed headers are built once (init), and a request is that
 -- head, its visitor's X-Forwarded-For and the blank line: one concatenation. wrk.format, which
--- builds a table and runs string.format per header for every request, cost wrk several µs of
+-- builds a table and runs string.format per header for every request, cost wrk about 2 µs of
 -- CPU per request more than the ceiling's fixed request, taken from the app on the cores the
 -- two share (BENCHMARKS.md, Method).
 local heads = {}

@@ -6,11 +6,15 @@
  *
  * Unique visitors, without cookies and without storing an address: a view's visitor is
  * HMAC-SHA-256(salt of the UTC day, address + User-Agent + profile id), cut to 16 bytes
- * (./visitor-hash.ts: node:crypto's bytes, with no allocation per view). Hashes are
- * held in typed arrays (./hash-set.ts), never as JavaScript strings: the garbage collector
- * does not scan them, so a view costs the same with 65,536 visitors seen as with none. The
- * salt is random, made by whichever instance first needs it (table visit_salts, shared so that
- * one visitor is one visitor on every instance) and deleted once older than 2 days. Hashes are
+ * (./visitor-hash.ts: node:crypto's bytes, with no allocation per view). A view itself only
+ * logs its address (as bytes) and its User-Agent (one copy of each distinct one) under its
+ * profile's entry (./visit-log.ts); each flush hands the logged views to a worker thread
+ * (./hashing-thread.ts, ./hash-worker.ts), which keys them and looks each up in the day's set
+ * of hashes this instance has already sent (./hash-set.ts, typed arrays the garbage collector
+ * does not scan), so that the HMAC and the look-up, about 1 µs of CPU a view, are not on the
+ * thread that answers requests. The salt is random, made by whichever instance first needs it
+ * (table visit_salts, shared so that one visitor is one visitor on every instance) and
+ * deleted once older than 2 days. Hashes are
  * kept for the current day only, in memory and in visitor_batches: each flush stores, per
  * profile and day, one row with the new hashes side by side (migration 0010). Which of them
  * are new visitors is worked out when the count is read (`batchedVisitors`: a day's distinct
@@ -24,12 +28,12 @@
  * a fresh set and the count's `distinct` alone tells new from known), so a visitor who comes
  * back costs nothing in the next flush. A visitor seen before and after the moment a day is
  * added up (a view held across midnight, on an instance whose flush comes late) counts twice.
- * Until an instance has read the day's salt (a few seconds after
- * midnight or after start), a view's address and User-Agent wait in memory for the next flush,
- * which hashes them; they are never written anywhere.
+ * A view's address and User-Agent wait in memory until the next flush hashes them (until the
+ * instance has read its day's salt: a few seconds after midnight or after start); they are
+ * never written anywhere.
  *
- * A flush starts early once MAX_FLUSH_HASHES new hashes wait, so that no one statement's
- * encoding holds requests up for long (at most every FLUSH_MS remains the rule).
+ * A flush starts early once MAX_FLUSH_VISITS views wait, so that no one statement's encoding
+ * holds requests up for long (at most every FLUSH_MS remains the rule).
  *
  * The flush sends the day's new hashes as one base64 text (16 bytes each, grouped by profile;
  * the driver would write a bytea as hex, in JavaScript, twice the bytes and the bench's
@@ -54,18 +58,25 @@ import { now, nowMs } from "../clock";
 import type { AppContext } from "../context";
 import { errorFields, log } from "../log";
 import { sessionTokenCookie } from "../session-cookie";
-import { HASH_BYTES, HashSet16, OwnedHashes } from "./hash-set";
-import { VisitorHasher } from "./visitor-hash";
+import { HASH_BYTES, OwnedHashes } from "./hash-set";
+import { HashingThread } from "./hashing-thread";
+import { type LoggedVisits, VisitLog } from "./visit-log";
 
 export const FLUSH_MS = 5000;
 /**
- * New visitors' hashes one flush carries at most, about: once this many wait, the next flush
- * starts at once rather than at its timer (issue 17). The driver encodes a statement's
- * parameters on the event loop (as a bytea, about 1 ms per 1,000 hashes here; as base64 text,
- * now, about half that): at the bench's 25,000 new visitors a second a 5 s batch held every
- * request up for 60-110 ms, and the counted page's p99 with it.
+ * Views one flush carries at most, about, and so new visitors' hashes too: once this many
+ * views wait, the next flush starts at once rather than at its timer (issue 17). The driver
+ * encodes a statement's parameters on the event loop (as a bytea, about 1 ms per 1,000 hashes
+ * here; as base64 text, now, about half that): at the bench's 25,000 new visitors a second a
+ * 5 s batch held every request up for 60-110 ms, and the counted page's p99 with it. Half of
+ * MAX_SEEN (./visit-hashing.ts), so that a batch's visitors are all still in the set of those
+ * already sent when the next batch sees them again. At the bench's 33,000 new visitors a
+ * second that is a flush a second, each adding about 1,000 profiles' rows: in paired runs
+ * Postgres took 0.04 cores at 16,384 views a flush and 0.01 at 65,536.
  */
-export const MAX_FLUSH_HASHES = 16_384;
+export const MAX_FLUSH_VISITS = 32_768;
+/** Distinct User-Agents' UTF-16 units one batch holds before a flush starts early (a client may send a new one each time). */
+const MAX_FLUSH_AGENT_CHARS = 1 << 20;
 /** Distinct (profile, day) and (supplement, day) keys held before new ones are dropped (a database outage). */
 const MAX_KEYS = 100_000;
 /**
@@ -74,11 +85,11 @@ const MAX_KEYS = 100_000;
  */
 const MAX_HELD_HASHES = 1 << 20;
 /**
- * Hashes this instance remembers having sent today (beyond it Postgres still tells new from
- * known): a 2 MB table. It was 200,000 (8 MB): every view probes one random slot, and a table
- * that size misses the processor's caches on nearly every probe.
+ * Views held for hashing before new ones count as views only (the day's salt unreadable: a
+ * database outage since start-up), and the distinct User-Agents' UTF-16 units they may keep.
  */
-const MAX_SEEN = 65_536;
+const MAX_LOGGED_VISITS = 100_000;
+const MAX_LOGGED_AGENT_CHARS = 1 << 24;
 /** Bytes of a visitor hash as stored (visitor_hashes.hash): HASH_BYTES. */
 const HASH_SQL = sql.raw(String(HASH_BYTES));
 
@@ -127,17 +138,6 @@ interface ViewEntry {
   index: number;
 }
 
-interface Unsalted {
-  userId: string;
-  day: string;
-  address: string;
-  agent: string;
-}
-
-/** Where each view's HMAC is written (32 bytes; room for 64), and its first 16 bytes as words. */
-const digestOut = new Uint8Array(64);
-const digestWords = new Uint32Array(digestOut.buffer, 0, HASH_BYTES / 4);
-
 /** A Postgres array literal of strings (each quoted), for `unnest`. */
 const textArray = (values: string[]): string => `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 /** A Postgres array literal of integers. */
@@ -148,18 +148,18 @@ const rowsOf = <T>(result: unknown): T[] =>
 
 export class InsightsCounter {
   private views = new Map<string, ViewEntry>();
-  /** New visitors' hashes of this batch, not yet sent, each with its entry's index. */
+  /** This batch's views, each with its entry's index, whose visitor the next flush hashes. */
+  private log = new VisitLog(MAX_LOGGED_VISITS, MAX_LOGGED_AGENT_CHARS);
+  /** New visitors' hashes not yet sent (a flush's, or kept from one that failed), each with its entry's index. */
   private newHashes = new OwnedHashes();
   private clicks = new Map<string, { supplementId: number; day: string; clicks: number }>();
-  private unsalted: Unsalted[] = [];
-  private salt: { day: string; hasher: VisitorHasher } | undefined;
-  /** The hashes this instance has sent or holds for `seenDay`. */
-  private seen = new HashSet16(MAX_SEEN);
-  private seenDay = "";
+  /** The salts read, by UTC day (today's, and the day before's for views held across midnight). */
+  private salts = new Map<string, Uint8Array>();
+  private readonly hashing: HashingThread;
   private cleanedFor = "";
   private running: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | undefined;
-  /** Whether a flush was started early for the hashes waiting. */
+  /** Whether a flush was started early for the views waiting. */
   private earlyFlush = false;
   /** Set by a flush that failed: no early flush until one succeeds (the timer retries). */
   private lastFlushFailed = false;
@@ -168,9 +168,14 @@ export class InsightsCounter {
 
   constructor(
     private readonly db: Db,
-    { flushMs = FLUSH_MS, maxHeldHashes = MAX_HELD_HASHES }: { flushMs?: number; maxHeldHashes?: number } = {},
+    {
+      flushMs = FLUSH_MS,
+      maxHeldHashes = MAX_HELD_HASHES,
+      hashing = new HashingThread(),
+    }: { flushMs?: number; maxHeldHashes?: number; hashing?: HashingThread } = {},
   ) {
     this.maxHeldHashes = maxHeldHashes;
+    this.hashing = hashing;
     if (flushMs > 0) {
       this.timer = setInterval(() => void this.flush(), flushMs);
       this.timer.unref?.();
@@ -187,13 +192,22 @@ export class InsightsCounter {
    * makes no object per view.
    */
   viewAt(userId: string, visitorAddress: string | undefined, agent: string, atMs: number) {
-    const day = dayOf(atMs);
-    const entry = this.viewEntry(userId, day, true);
+    const entry = this.viewEntry(userId, dayOf(atMs), true);
     if (!entry) return;
     entry.views += 1;
-    const address = visitorAddress ?? "";
-    if (this.salt?.day === day) this.addHash(entry, this.salt.hasher, address, agent, userId);
-    else if (this.unsalted.length < MAX_KEYS) this.unsalted.push({ userId, day, address, agent });
+    const log = this.log;
+    // A full log (the salt unreadable for a long time): a view, not a visitor.
+    if (!log.push(entry.index, visitorAddress ?? "", agent)) return;
+    // Early only with a timer: with none (flushMs 0) the counter flushes only when asked.
+    if (
+      (log.length >= MAX_FLUSH_VISITS || log.agentLength >= MAX_FLUSH_AGENT_CHARS) &&
+      this.timer &&
+      !this.earlyFlush &&
+      !this.lastFlushFailed
+    ) {
+      this.earlyFlush = true;
+      void this.flush();
+    }
   }
 
   /**
@@ -233,26 +247,6 @@ export class InsightsCounter {
   }
 
   /**
-   * A visitor's hash (with the day's salt's `hasher`): kept for the next flush unless this
-   * instance already sent or holds it today. Past MAX_SEEN the set starts again empty, and
-   * the count's `distinct` (batchedVisitors, closeEarlierDays) still tells new from known.
-   */
-  private addHash(entry: ViewEntry, hasher: VisitorHasher, address: string, agent: string, userId: string) {
-    hasher.hash(address, agent, userId, digestOut);
-    if (this.seenDay !== entry.day) {
-      this.seenDay = entry.day;
-      this.seen.clear();
-    }
-    if (this.newHashes.length >= this.maxHeldHashes || !this.seen.add(digestWords)) return;
-    this.newHashes.push(entry.index, digestWords);
-    // Early only with a timer: with none (flushMs 0) the counter flushes only when asked.
-    if (this.newHashes.length >= MAX_FLUSH_HASHES && this.timer && !this.earlyFlush && !this.lastFlushFailed) {
-      this.earlyFlush = true;
-      void this.flush();
-    }
-  }
-
-  /**
    * Adds every count held in memory to Postgres, in one statement (plus, once a UTC day, the
    * one that reads or makes the day's salt and the one that adds up the earlier days'
    * visitors). Calls run one after another; never throws.
@@ -265,21 +259,20 @@ export class InsightsCounter {
   private async flushOnce() {
     const today = utcDate(now());
     try {
-      if (this.salt?.day !== today && (this.unsalted.length > 0 || this.cleanedFor !== today)) {
-        await this.readSalt(today);
-      }
+      if (!this.salts.has(today) && (this.log.length > 0 || this.cleanedFor !== today)) await this.readSalt(today);
     } catch (error) {
       log.warn("insights: the day's salt could not be read; views wait for the next flush", errorFields(error));
     }
-    this.hashUnsalted();
     if (this.views.size === 0 && this.clicks.size === 0 && this.cleanedFor === today) return;
     const views = [...this.views.values()];
     const clicks = [...this.clicks.values()];
-    // The new hashes grouped by profile: entry i's are hashes [starts[i], starts[i] + counts[i]).
-    const { bytes: blob, starts, counts } = this.newHashes.take(views.length);
+    const visits = this.log.take();
     this.views = new Map();
     this.clicks = new Map();
     this.earlyFlush = false;
+    await this.hashVisits(views, visits);
+    // The new hashes grouped by profile: entry i's are hashes [starts[i], starts[i] + counts[i]).
+    const { bytes: blob, starts, counts } = this.newHashes.take(views.length);
     try {
       await this.db.execute(sql`
         with pv as (
@@ -366,7 +359,7 @@ export class InsightsCounter {
       on conflict (user_id, day) do update set visitors = profile_daily_counts.visitors + excluded.visitors`);
   }
 
-  /** Today's salt: the one stored, or a new random one (whichever instance is first). */
+  /** Today's salt: the one stored, or a new random one (whichever instance is first). The day before's is kept. */
   private async readSalt(today: string) {
     const fresh = randomBytes(32).toString("hex");
     const rows = rowsOf<{ salt: string }>(
@@ -376,25 +369,49 @@ export class InsightsCounter {
         returning encode(salt, 'hex') as salt`),
     );
     const salt = rows[0]?.salt;
-    if (salt) this.salt = { day: today, hasher: new VisitorHasher(Buffer.from(salt, "hex")) };
+    if (!salt) return;
+    const dayBefore = utcDate(new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000));
+    for (const day of [...this.salts.keys()]) if (day < dayBefore) this.salts.delete(day);
+    this.salts.set(today, Buffer.from(salt, "hex"));
   }
 
-  /** Hashes the views that waited for their day's salt (those of another day are dropped from uniqueness). */
-  private hashUnsalted() {
-    if (this.unsalted.length === 0) return;
-    const waiting = this.unsalted;
-    this.unsalted = [];
-    for (const item of waiting) {
-      const entry = this.viewEntry(item.userId, item.day, false);
-      if (!entry) continue;
-      if (this.salt?.day === item.day) this.addHash(entry, this.salt.hasher, item.address, item.agent, item.userId);
-      else if (!this.salt || item.day > this.salt.day) this.unsalted.push(item);
-      // A view of a day whose salt is gone counts as a view, not as a visitor.
+  /**
+   * The new visitors among a flush's `visits` (hashed off this thread: ./hashing-thread.ts),
+   * added to `newHashes` under their entry's index in `views`, as many as there is room for.
+   * A view whose day has no salt yet waits for the next flush; one of a day whose salt is
+   * gone counts as a view, not as a visitor.
+   */
+  private async hashVisits(views: ViewEntry[], visits: LoggedVisits) {
+    if (visits.count === 0) return;
+    const latest = this.latestSaltDay();
+    for (let i = 0; i < visits.count; i++) {
+      const entry = views[visits.owners[i] as number] as ViewEntry;
+      if (this.salts.has(entry.day) || (latest && entry.day < latest)) continue;
+      const later = this.viewEntry(entry.userId, entry.day, true);
+      if (later) this.log.pushFrom(visits, i, later.index);
     }
+    const room = this.maxHeldHashes - this.newHashes.length;
+    if (room <= 0 || this.salts.size === 0) return;
+    const hashed = await this.hashing.run({
+      visits,
+      profiles: views.map((v) => v.userId),
+      days: views.map((v) => v.day),
+      salts: [...this.salts],
+      room,
+    });
+    for (let i = 0; i < hashed.count; i++) this.newHashes.push(hashed.owners[i] as number, hashed.words, i * 4);
+  }
+
+  /** The latest day whose salt this instance has read. */
+  private latestSaltDay(): string | undefined {
+    let latest: string | undefined;
+    for (const day of this.salts.keys()) if (!latest || day > latest) latest = day;
+    return latest;
   }
 
   stop() {
     clearInterval(this.timer);
+    this.hashing.stop();
   }
 }
 

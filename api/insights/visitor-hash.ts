@@ -46,7 +46,29 @@ export class VisitorHasher {
       new Bun.CryptoHasher("sha256", this.key).update(`${address}\n${agent}\n${profileId}`).digest(out);
       return;
     }
-    let at = this.put(address, BLOCK);
+    this.finish(this.put(address, BLOCK), agent, profileId, out);
+  }
+
+  /**
+   * `hash`, with the address already UTF-8 in `bytes[from .. to)`: the hashing worker's call
+   * (./visit-hashing.ts), which is sent each view's address as bytes (./visit-log.ts).
+   */
+  hashEncoded(bytes: Uint8Array, from: number, to: number, agent: string, profileId: string, out: Uint8Array): void {
+    if (to - from + (agent.length + profileId.length + 2) * 3 > MAX_MESSAGE) {
+      new Bun.CryptoHasher("sha256", this.key)
+        .update(bytes.subarray(from, to))
+        .update(`\n${agent}\n${profileId}`)
+        .digest(out);
+      return;
+    }
+    const inner = this.inner;
+    let at = BLOCK;
+    for (let i = from; i < to; i++) inner[at++] = bytes[i] as number;
+    this.finish(at, agent, profileId, out);
+  }
+
+  /** The message's rest after the address (which ends at `at`), and the two SHA-256 passes. */
+  private finish(at: number, agent: string, profileId: string, out: Uint8Array): void {
     this.inner[at++] = 10;
     at = this.put(agent, at);
     this.inner[at++] = 10;

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
-import { counterOf, InsightsCounter, MAX_FLUSH_HASHES } from "../../api/insights/counter";
+import { counterOf, InsightsCounter, MAX_FLUSH_VISITS } from "../../api/insights/counter";
 import { profileDailyCounts, supplementDailyClicks, visitorBatches, visitSalts } from "../../db/schema";
 import type { InsightsAnswer } from "../../src/lib/insights";
 import { startApi, type TestApi } from "../support/server";
@@ -217,7 +217,7 @@ describe("unique visitors (the day's salt)", () => {
     expect(await today(two)).toMatchObject({ date: "2026-06-11", views: 1500, visitors: 500 });
   });
 
-  test("a flush starts early once MAX_FLUSH_HASHES new visitors wait, with no more than that many hashes", async () => {
+  test("a flush starts early once MAX_FLUSH_VISITS views wait, with no more than that many hashes; known visitors add none", async () => {
     freezeClock("2026-06-12T10:00:00Z");
     const owner = await createUser(api, { username: uniqueName("early") });
     const db = api.ctx.database.db;
@@ -234,29 +234,31 @@ describe("unique visitors (the day's salt)", () => {
         );
       const visit = (c: InsightsCounter, i: number, agent = BROWSER) =>
         c.view(owner.id, { address: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, agent });
-      for (let i = 0; i < MAX_FLUSH_HASHES - 1; i++) visit(early, i);
-      for (let i = 0; i < MAX_FLUSH_HASHES - 1; i++) visit(early, i); // known visitors add no hash
+      for (let i = 0; i < MAX_FLUSH_VISITS - 1; i++) visit(early, i);
       await Bun.sleep(50);
       expect(await stored()).toEqual([]);
-      expect(early.pending.views).toBe(2 * (MAX_FLUSH_HASHES - 1));
-      visit(early, MAX_FLUSH_HASHES - 1); // the limit: the flush starts once this task ends
+      expect(early.pending.views).toBe(MAX_FLUSH_VISITS - 1);
+      visit(early, MAX_FLUSH_VISITS - 1); // the limit: the flush starts once this task ends
       await Bun.sleep(0);
-      for (let i = MAX_FLUSH_HASHES; i < MAX_FLUSH_HASHES + 10; i++) visit(early, i); // while it runs
+      for (let i = MAX_FLUSH_VISITS; i < MAX_FLUSH_VISITS + 10; i++) visit(early, i); // while it runs
       for (let waited = 0; (await stored()).length === 0 && waited < 5000; waited += 20) await Bun.sleep(20);
-      expect(await stored()).toEqual([MAX_FLUSH_HASHES]);
+      expect(await stored()).toEqual([MAX_FLUSH_VISITS]);
       expect(early.pending.views).toBe(10);
+      for (let i = 0; i < 10; i++) visit(early, i); // known visitors: views, no new hash
+      await early.flush();
+      expect((await stored()).sort((a, b) => a - b)).toEqual([10, MAX_FLUSH_VISITS]);
 
-      for (let i = 0; i < MAX_FLUSH_HASHES + 5; i++) visit(asked, i, OTHER_BROWSER);
+      for (let i = 0; i < MAX_FLUSH_VISITS + 5; i++) visit(asked, i, OTHER_BROWSER);
       await Bun.sleep(50);
-      expect(await stored()).toEqual([MAX_FLUSH_HASHES]);
-      expect(asked.pending.views).toBe(MAX_FLUSH_HASHES + 5);
+      expect((await stored()).sort((a, b) => a - b)).toEqual([10, MAX_FLUSH_VISITS]);
+      expect(asked.pending.views).toBe(MAX_FLUSH_VISITS + 5);
       await Promise.all([early.flush(), asked.flush()]);
-      expect((await stored()).sort((a, b) => a - b)).toEqual([10, MAX_FLUSH_HASHES, MAX_FLUSH_HASHES + 5]);
+      expect((await stored()).sort((a, b) => a - b)).toEqual([10, MAX_FLUSH_VISITS, MAX_FLUSH_VISITS + 5]);
       const { body } = await insights(owner, "?days=7");
       expect(body.days.at(-1)).toMatchObject({
         date: "2026-06-12",
-        views: 3 * MAX_FLUSH_HASHES + 14,
-        visitors: 2 * MAX_FLUSH_HASHES + 15,
+        views: 2 * MAX_FLUSH_VISITS + 25,
+        visitors: 2 * MAX_FLUSH_VISITS + 15,
       });
     } finally {
       early.stop();

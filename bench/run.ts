@@ -20,7 +20,8 @@
  * (s, 5), BENCH_CONNECTIONS (50), BENCH_THREADS (wrk threads, 1), BENCH_USERS (1000),
  * BENCH_ADDRESSES (simulated visitors, 100000), BENCH_CARDS (social cards warmed and
  * asked for, 100), BENCH_SCALE_PROFILES (100000), BENCH_SCALE_DURATION (s, 60),
- * BENCH_ZIPF_S (1.1), BENCH_STARTUP_SAMPLES (3 per kind), BENCH_PORT (4401),
+ * BENCH_ZIPF_S (1.1), BENCH_STARTUP_SAMPLES (3 per kind), BENCH_PAIRS (20),
+ * BENCH_PAIR_DURATION (3 s: issue 14's paired runs), BENCH_PORT (4401),
  * BENCH_CEILING_PORT (4402), BENCH_PG_PORT (54400), BENCH_DATABASE_URL (use that server
  * instead of an own cluster), BENCH_PG_DURABLE (on; "off" = fsync/synchronous_commit off as
  * in CI), BENCH_SKIP_BUILD=1, BENCH_SKIP_BROWSER=1, BENCH_LIGHTHOUSE_RUNS (3), BENCH_OUT
@@ -44,7 +45,14 @@ import { type LighthouseResult, runLighthouse } from "./lighthouse";
 import type { MemoryProbe } from "./memory-probe";
 import { type BenchDatabase, createExternalDatabase, startCluster } from "./postgres";
 import { installSignalHandlers, type Service, startService, waitForHttp } from "./proc";
-import { type CardRender, type Report, renderReport, type ScaleResult, type ScenarioResult } from "./report";
+import {
+  type CardRender,
+  type CountingPair,
+  type Report,
+  renderReport,
+  type ScaleResult,
+  type ScenarioResult,
+} from "./report";
 import {
   type Avatar,
   BROWSER_USER_AGENT,
@@ -141,6 +149,9 @@ const config = {
   scaleSeconds: num("BENCH_SCALE_DURATION", 60),
   zipfS: num("BENCH_ZIPF_S", 1.1),
   startupSamples: num("BENCH_STARTUP_SAMPLES", 3),
+  /** Issue 14: pairs of short runs, the counted page and the crawler's back to back (0: none). */
+  pairs: num("BENCH_PAIRS", 20),
+  pairSeconds: num("BENCH_PAIR_DURATION", 3),
   appPort: num("BENCH_PORT", 4401),
   ceilingPort: num("BENCH_CEILING_PORT", 4402),
   pgPort: num("BENCH_PG_PORT", 54400),
@@ -854,6 +865,31 @@ async function measureScenarios(
     }
   }
 
+  // ---- issue 14: the counted page against the crawler's, in pairs of short runs ----------
+  // Back to back, so that both runs of a pair see the same machine: the ceiling moves by
+  // ±20% between rounds here, more than the 2 points to be told apart. The order alternates.
+  const pairs: CountingPair[] = [];
+  const countedPage = rounds.find((s) => s.id === "profile-counted");
+  const crawlerPage = rounds.find((s) => s.id === "profile-crawler");
+  if (countedPage && crawlerPage && config.pairs > 0) {
+    await waitQuiet("before the paired runs");
+    log(
+      `paired runs: ${config.pairs} × (counted page, crawler's page) × ${config.pairSeconds} s, the order alternating`,
+    );
+    for (let p = 1; p <= config.pairs; p++) {
+      const rps = new Map<string, number>();
+      for (const s of p % 2 ? [countedPage, crawlerPage] : [crawlerPage, countedPage]) {
+        await Bun.sleep(300);
+        rps.set(s.id, (await once(s, config.pairSeconds, false)).rps);
+      }
+      const pair = { counted: rps.get(countedPage.id) ?? Number.NaN, crawler: rps.get(crawlerPage.id) ?? Number.NaN };
+      pairs.push(pair);
+      log(
+        `  pair ${p}: counted ${pair.counted.toFixed(0)} req/s, crawler ${pair.crawler.toFixed(0)} req/s (${(pair.counted / pair.crawler).toFixed(3)})`,
+      );
+    }
+  }
+
   // ---- statements of each kind of request, one request at a time ---------------------
   const probes = counter ? await measureProbes(setup, counter) : [];
 
@@ -895,6 +931,7 @@ async function measureScenarios(
     memoryAfterLoad,
     reorderStatements,
     probes,
+    pairs,
     scale,
     peakSinceReset,
     overallPeak: () => overallPeak,
@@ -1328,6 +1365,8 @@ async function main() {
         scaleSeconds: config.scaleSeconds,
         zipfS: config.zipfS,
         startupSamples: config.startupSamples,
+        pairs: config.pairs,
+        pairSeconds: config.pairSeconds,
         appDefaults: appDefaults(),
         cacheCapsMb: cacheCapsMb(),
         only: config.only,
@@ -1343,6 +1382,7 @@ async function main() {
       },
       reorderStatements: load.reorderStatements,
       statementProbes: load.probes,
+      countingPairs: load.pairs,
       scale: load.scale,
       cardFirstRender,
       startup,

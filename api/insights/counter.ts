@@ -270,7 +270,12 @@ export class InsightsCounter {
     this.views = new Map();
     this.clicks = new Map();
     this.earlyFlush = false;
-    await this.hashVisits(views, visits);
+    try {
+      await this.hashVisits(views, visits);
+    } catch (error) {
+      // Never expected (the hashing falls back to this thread); the views still count.
+      log.warn("insights: visitors not hashed; this batch counts views only", errorFields(error));
+    }
     // The new hashes grouped by profile: entry i's are hashes [starts[i], starts[i] + counts[i]).
     const { bytes: blob, starts, counts } = this.newHashes.take(views.length);
     try {

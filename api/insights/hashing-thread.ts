@@ -42,9 +42,12 @@ export class HashingThread {
       try {
         return await this.inWorkerThread(batch);
       } catch (error) {
-        log.warn("insights: the hashing worker failed; visitors are hashed on the main thread", errorFields(error));
-        this.stop();
-        this.inline = new VisitHashing();
+        // Unless `stop` was called meanwhile, which moved the work here itself.
+        if (!this.inline) {
+          log.warn("insights: the hashing worker failed; visitors are hashed on the main thread", errorFields(error));
+          this.inline = new VisitHashing();
+          this.terminate();
+        }
       }
     }
     return (this.inline as VisitHashing).run(batch);
@@ -84,7 +87,15 @@ export class HashingThread {
     return worker;
   }
 
+  /** Ends the worker; a batch it was hashing, and any later one, is hashed on this thread. */
   stop() {
+    this.inline ??= new VisitHashing();
+    const waiting = this.waiting;
+    this.terminate();
+    waiting?.reject(new Error("the counter was stopped"));
+  }
+
+  private terminate() {
     this.worker?.terminate();
     this.worker = undefined;
   }

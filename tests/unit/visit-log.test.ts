@@ -201,6 +201,16 @@ describe("HashingThread", () => {
     }
   });
 
+  test("stop while a batch is in the worker: that batch is hashed on this thread, with the same answers", async () => {
+    const thread = new HashingThread();
+    const inline = new HashingThread("inline");
+    const [batch] = batches() as [VisitBatch];
+    const pending = thread.run(batch);
+    thread.stop();
+    expect(hashesOf(await pending)).toEqual(hashesOf(await inline.run(batch)));
+    expect(thread.inWorker).toBe(false);
+  });
+
   test("a worker that cannot start: the batch is hashed on this thread, with the same answers, from then on", async () => {
     const broken = new HashingThread(new URL("./no-such-worker.ts", import.meta.url).href);
     const inline = new HashingThread("inline");

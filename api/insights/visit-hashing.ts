@@ -6,7 +6,7 @@
  * own thread when no worker can start (./counter.ts, `HashingThread`).
  */
 import { HASH_BYTES, HashSet16 } from "./hash-set";
-import type { LoggedVisits } from "./visit-log";
+import { addressStart, type LoggedVisits } from "./visit-log";
 import { VisitorHasher } from "./visitor-hash";
 
 /**
@@ -60,11 +60,10 @@ export class VisitHashing {
       const day = days[owner] as string;
       const hasher = known.get(day)?.hasher;
       if (!hasher) continue;
-      const from = i === 0 ? 0 : (visits.addressEnds[i - 1] as number);
       const agent = visits.agents[visits.agentIds[i] as number] as string;
       hasher.hashEncoded(
         visits.address,
-        from,
+        addressStart(visits, i),
         visits.addressEnds[i] as number,
         agent,
         profiles[owner] as string,

@@ -10,6 +10,7 @@
  * requests) or through a map. Nothing here is a JavaScript object per view, so the garbage
  * collector has little to scan however long the batch.
  */
+import { writeUtf8 } from "./visitor-hash";
 
 /** A batch's views as `VisitLog.take` gives them: view i is `owners[i]`'s, from address `address[addressEnds[i - 1] .. addressEnds[i])` and User-Agent `agents[agentIds[i]]`. */
 export interface LoggedVisits {
@@ -21,7 +22,9 @@ export interface LoggedVisits {
   agents: string[];
 }
 
-const encoder = new TextEncoder();
+/** Where view `i`'s address starts in `visits.address` (it ends at `visits.addressEnds[i]`). */
+export const addressStart = (visits: LoggedVisits, i: number): number =>
+  i === 0 ? 0 : (visits.addressEnds[i - 1] as number);
 
 export class VisitLog {
   private owners = new Int32Array(1024);
@@ -74,18 +77,10 @@ export class VisitLog {
       this.lastAgentId = agentId;
     }
     if (i === this.owners.length) this.growViews();
-    let at = this.addressUsed;
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (at + address.length * 3 > this.address.length) this.growAddress(at + address.length * 3);
-    const bytes = this.address;
-    for (let k = 0; k < address.length; k++) {
-      const code = address.charCodeAt(k);
-      if (code > 0x7f) {
-        at = this.addressUsed + encoder.encodeInto(address, bytes.subarray(this.addressUsed)).written;
-        break;
-      }
-      bytes[at++] = code;
-    }
+    const needed = this.addressUsed + address.length * 3;
+    if (needed > this.address.length) this.growAddress(needed);
+    const at = writeUtf8(this.address, address, this.addressUsed);
     this.addressUsed = at;
     this.owners[i] = owner;
     this.addressEnds[i] = at;
@@ -96,7 +91,7 @@ export class VisitLog {
 
   /** Logs view `i` of `visits` again, for `owner` (a view that waits for a later flush). */
   pushFrom(visits: LoggedVisits, i: number, owner: number): boolean {
-    const from = i === 0 ? 0 : (visits.addressEnds[i - 1] as number);
+    const from = addressStart(visits, i);
     const address = Buffer.from(
       visits.address.buffer,
       visits.address.byteOffset + from,

@@ -22,6 +22,21 @@ const DIGEST = 32;
 const MAX_MESSAGE = 4096;
 const encoder = new TextEncoder();
 
+/**
+ * `text` as UTF-8 into `target` at `at` (room for 3 bytes per UTF-16 unit is the caller's
+ * to ensure); returns where it ends. ASCII a char code at a time; other text through
+ * TextEncoder, from `at` again. Also the visit log's (./visit-log.ts).
+ */
+export function writeUtf8(target: Uint8Array, text: string, at: number): number {
+  const start = at;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return start + encoder.encodeInto(text, target.subarray(start)).written;
+    target[at++] = code;
+  }
+  return at;
+}
+
 export class VisitorHasher {
   /** The key's inner block (key ⊕ 0x36), then the message. */
   private readonly inner = new Uint8Array(BLOCK + MAX_MESSAGE);
@@ -46,7 +61,7 @@ export class VisitorHasher {
       new Bun.CryptoHasher("sha256", this.key).update(`${address}\n${agent}\n${profileId}`).digest(out);
       return;
     }
-    this.finish(this.put(address, BLOCK), agent, profileId, out);
+    this.finish(writeUtf8(this.inner, address, BLOCK), agent, profileId, out);
   }
 
   /**
@@ -70,23 +85,11 @@ export class VisitorHasher {
   /** The message's rest after the address (which ends at `at`), and the two SHA-256 passes. */
   private finish(at: number, agent: string, profileId: string, out: Uint8Array): void {
     this.inner[at++] = 10;
-    at = this.put(agent, at);
+    at = writeUtf8(this.inner, agent, at);
     this.inner[at++] = 10;
-    at = this.put(profileId, at);
+    at = writeUtf8(this.inner, profileId, at);
     Bun.SHA256.hash(this.message(at), this.innerDigest);
     Bun.SHA256.hash(this.outer, out);
-  }
-
-  /** `text` as UTF-8 into the inner buffer at `at`; returns where it ends. */
-  private put(text: string, at: number): number {
-    const inner = this.inner;
-    const start = at;
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code > 0x7f) return start + encoder.encodeInto(text, inner.subarray(start)).written;
-      inner[at++] = code;
-    }
-    return at;
   }
 
   /** The inner buffer's first `length` bytes (the key's block and the message), one view per length. */

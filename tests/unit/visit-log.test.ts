@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { createHmac, randomBytes } from "node:crypto";
 import { HashingThread } from "../../api/insights/hashing-thread";
 import { type HashedVisits, type VisitBatch, VisitHashing } from "../../api/insights/visit-hashing";
-import { type LoggedVisits, VisitLog } from "../../api/insights/visit-log";
+import { addressStart, type LoggedVisits, VisitLog } from "../../api/insights/visit-log";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -17,8 +17,9 @@ const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefo
 function viewsOf(visits: LoggedVisits): [number, string, string][] {
   const out: [number, string, string][] = [];
   for (let i = 0; i < visits.count; i++) {
-    const from = i === 0 ? 0 : (visits.addressEnds[i - 1] as number);
-    const address = Buffer.from(visits.address.subarray(from, visits.addressEnds[i])).toString("utf8");
+    const address = Buffer.from(visits.address.subarray(addressStart(visits, i), visits.addressEnds[i])).toString(
+      "utf8",
+    );
     out.push([visits.owners[i] as number, address, visits.agents[visits.agentIds[i] as number] as string]);
   }
   return out;

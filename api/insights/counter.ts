@@ -11,7 +11,7 @@
  * profile's entry (./visit-log.ts); each flush hands the logged views to a worker thread
  * (./hashing-thread.ts, ./hash-worker.ts), which keys them and looks each up in the day's set
  * of hashes this instance has already sent (./hash-set.ts, typed arrays the garbage collector
- * does not scan), so that the HMAC and the look-up, about 1 µs of CPU a view, are not on the
+ * does not scan), so that the HMAC and the look-up, about 0.45 µs of CPU a view, are not on the
  * thread that answers requests. The salt is random, made by whichever instance first needs it
  * (table visit_salts, shared so that one visitor is one visitor on every instance) and
  * deleted once older than 2 days. Hashes are
@@ -65,16 +65,20 @@ import { type LoggedVisits, VisitLog } from "./visit-log";
 export const FLUSH_MS = 5000;
 /**
  * Views one flush carries at most, about, and so new visitors' hashes too: once this many
- * views wait, the next flush starts at once rather than at its timer (issue 17). The driver
- * encodes a statement's parameters on the event loop (as a bytea, about 1 ms per 1,000 hashes
- * here; as base64 text, now, about half that): at the bench's 25,000 new visitors a second a
- * 5 s batch held every request up for 60-110 ms, and the counted page's p99 with it. Half of
- * MAX_SEEN (./visit-hashing.ts), so that a batch's visitors are all still in the set of those
- * already sent when the next batch sees them again. At the bench's 33,000 new visitors a
- * second that is a flush a second, each adding about 1,000 profiles' rows: in paired runs
- * Postgres took 0.04 cores at 16,384 views a flush and 0.01 at 65,536.
+ * views wait, the next flush starts at once rather than at its timer (issue 17), which bounds
+ * the log's memory (about 25 bytes a view) and how long a flush's work on the event loop
+ * takes (about 0.07 µs a view: copying the log for the worker, grouping its hashes, the
+ * statement's base64 text; at this size 7-11 ms, the longest piece, handing the log to the
+ * worker, 2-5 ms; measured).
+ * Postgres's work per flush is mostly per row, not per view: about 24 ms of its CPU for the
+ * bench's 1,000 profiles (one upsert of views and one row of hashes each, measured with
+ * auto_explain) whether the batch holds 32,768 views or 131,072. At the bench's 35,000 views a
+ * second, flushing every 32,768 views cost Postgres 0.9 µs of CPU a view; at this size it is
+ * a flush every 3.7 s and 0.3 µs. Larger than MAX_SEEN (./visit-hashing.ts): past it the
+ * set of hashes already sent starts again within the batch, which only costs Postgres the
+ * re-sent hashes of visitors who come back, which its `distinct` drops.
  */
-export const MAX_FLUSH_VISITS = 32_768;
+export const MAX_FLUSH_VISITS = 131_072;
 /** Distinct User-Agents' UTF-16 units one batch holds before a flush starts early (a client may send a new one each time). */
 const MAX_FLUSH_AGENT_CHARS = 1 << 20;
 /** Distinct (profile, day) and (supplement, day) keys held before new ones are dropped (a database outage). */
@@ -86,9 +90,10 @@ const MAX_KEYS = 100_000;
 const MAX_HELD_HASHES = 1 << 20;
 /**
  * Views held for hashing before new ones count as views only (the day's salt unreadable: a
- * database outage since start-up), and the distinct User-Agents' UTF-16 units they may keep.
+ * database outage since start-up; 6.5 MB), and the distinct User-Agents' UTF-16 units they may
+ * keep. Twice MAX_FLUSH_VISITS: the views that arrive while a flush runs have room.
  */
-const MAX_LOGGED_VISITS = 100_000;
+const MAX_LOGGED_VISITS = 2 * MAX_FLUSH_VISITS;
 const MAX_LOGGED_AGENT_CHARS = 1 << 24;
 /** Bytes of a visitor hash as stored (visitor_hashes.hash): HASH_BYTES. */
 const HASH_SQL = sql.raw(String(HASH_BYTES));
@@ -389,11 +394,15 @@ export class InsightsCounter {
   private async hashVisits(views: ViewEntry[], visits: LoggedVisits) {
     if (visits.count === 0) return;
     const latest = this.latestSaltDay();
-    for (let i = 0; i < visits.count; i++) {
-      const entry = views[visits.owners[i] as number] as ViewEntry;
-      if (this.salts.has(entry.day) || (latest && entry.day < latest)) continue;
-      const later = this.viewEntry(entry.userId, entry.day, true);
-      if (later) this.log.pushFrom(visits, i, later.index);
+    // Decided per entry (a profile and day), so that the views are read only when one waits.
+    const waits = views.map((entry) => !this.salts.has(entry.day) && !(latest && entry.day < latest));
+    if (waits.includes(true)) {
+      for (let i = 0; i < visits.count; i++) {
+        const entry = views[visits.owners[i] as number] as ViewEntry;
+        if (!waits[visits.owners[i] as number]) continue;
+        const later = this.viewEntry(entry.userId, entry.day, true);
+        if (later) this.log.pushFrom(visits, i, later.index);
+      }
     }
     const room = this.maxHeldHashes - this.newHashes.length;
     if (room <= 0 || this.salts.size === 0) return;

@@ -18,6 +18,17 @@ const got = (key: Uint8Array, address: string, agent: string, profile: string) =
   return Buffer.from(out.subarray(0, 32)).toString("hex");
 };
 
+/** The worker's call: every part as UTF-8 bytes, the address within a larger buffer. */
+const gotEncoded = (key: Uint8Array, address: string, agent: string, profile: string) => {
+  const out = new Uint8Array(64);
+  const encoder = new TextEncoder();
+  const before = encoder.encode("10.0.0.1");
+  const bytes = new Uint8Array([...before, ...encoder.encode(address), ...encoder.encode("10.0.0.2")]);
+  const to = before.length + encoder.encode(address).length;
+  new VisitorHasher(key).hashEncoded(bytes, before.length, to, encoder.encode(agent), encoder.encode(profile), out);
+  return Buffer.from(out.subarray(0, 32)).toString("hex");
+};
+
 describe("VisitorHasher", () => {
   const salt = randomBytes(32);
   test.each([
@@ -32,8 +43,9 @@ describe("VisitorHasher", () => {
     ["a User-Agent over the in-place limit (the hasher)", "203.0.113.7", "x".repeat(5000), "user_abc"],
     ["a long non-ASCII User-Agent", "203.0.113.7", "é".repeat(1500), "user_abc"],
     ["a 32-character profile id", "198.51.100.1", CHROME, "ShxyNFC0fPtv5wcdWTLAkQIn8ojoQUz0"],
-  ])("%s: node:crypto's HMAC", (_what, address, agent, profile) => {
+  ])("%s: node:crypto's HMAC, from strings and from bytes", (_what, address, agent, profile) => {
     expect(got(salt, address, agent, profile)).toBe(want(salt, address, agent, profile));
+    expect(gotEncoded(salt, address, agent, profile)).toBe(want(salt, address, agent, profile));
   });
 
   test.each([

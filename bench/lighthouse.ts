@@ -23,7 +23,13 @@ export interface LighthouseResult {
   failing: string[];
   lighthouseVersion: string;
   warnings: string[];
+  /** Runs taken again after a transient runtime error, e.g. "run 2 taken again after NO_NAVSTART". */
+  retried: string[];
 }
+
+/** Runtime errors after which Lighthouse asks to be run again, and how many times a run is tried. */
+const TRANSIENT = new Set(["NO_NAVSTART"]);
+const MAX_ATTEMPTS = 3;
 
 export async function runLighthouse(pages: { name: string; url: string }[], runs: number): Promise<LighthouseResult[]> {
   const chrome = await chromeLauncher.launch({
@@ -35,17 +41,27 @@ export async function runLighthouse(pages: { name: string; url: string }[], runs
     const results: LighthouseResult[] = [];
     for (const page of pages) {
       const lhrs: Result[] = [];
+      const retried: string[] = [];
       for (let i = 0; i < runs; i++) {
-        const result = await lighthouse(
-          page.url,
-          { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] },
-          desktopConfig,
-        );
-        if (!result) throw new Error(`Lighthouse gave no result for ${page.url}`);
-        if (result.lhr.runtimeError) {
-          throw new Error(`Lighthouse failed on ${page.url}: ${result.lhr.runtimeError.message}`);
+        for (let attempt = 1; ; attempt++) {
+          const result = await lighthouse(
+            page.url,
+            { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES] },
+            desktopConfig,
+          );
+          if (!result) throw new Error(`Lighthouse gave no result for ${page.url}`);
+          const error = result.lhr.runtimeError;
+          if (!error) {
+            lhrs.push(result.lhr);
+            break;
+          }
+          // Chromium's trace sometimes lacks the navigation start (NO_NAVSTART): Lighthouse's own
+          // advice is to run it again. Anything else, or a third time, fails the measurement.
+          if (!TRANSIENT.has(error.code) || attempt >= MAX_ATTEMPTS) {
+            throw new Error(`Lighthouse failed on ${page.url}: ${error.message}`);
+          }
+          retried.push(`run ${i + 1} taken again after ${error.code}`);
         }
-        lhrs.push(result.lhr);
       }
       const score = (lhr: Result, c: Category) => Math.round((lhr.categories[c]?.score ?? 0) * 100);
       const sorted = [...lhrs].sort((a, b) => score(a, "performance") - score(b, "performance"));
@@ -74,6 +90,7 @@ export async function runLighthouse(pages: { name: string; url: string }[], runs
         failing,
         lighthouseVersion: median.lighthouseVersion,
         warnings: median.runWarnings,
+        retried,
       });
     }
     return results;

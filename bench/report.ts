@@ -546,7 +546,7 @@ export function countingExplained(
     ...noAgentLine,
     ...(paired
       ? [
-          `In the ${paired.n} pairs of short runs back to back, the counted page made ${paired.median.toFixed(3)} of the crawler's req/s (median; the middle half of the pairs ${paired.low.toFixed(3)}–${paired.high.toFixed(3)}): ${paired.points.toFixed(1)} points at the crawler's ${pct(plain.rps / ceiling)}.`,
+          `In the ${paired.n} pairs of runs back to back, the counted page made ${paired.median.toFixed(3)} of the crawler's req/s (median; the middle half of the pairs ${paired.low.toFixed(3)}–${paired.high.toFixed(3)}): ${paired.points.toFixed(1)} points at the crawler's ${pct(plain.rps / ceiling)}.`,
         ]
       : []),
   ];
@@ -557,7 +557,12 @@ export function countingExplained(
  * crawler's page's share (the same request bytes, nothing counted) times what counting keeps
  * of it, and both are shares of a ceiling that moves from round to round on this machine.
  */
-export function countedShareExplained(r: Report, crawler: ScenarioResult, counted: ScenarioResult): string[] {
+export function countedShareExplained(
+  r: Report,
+  crawler: ScenarioResult,
+  counted: ScenarioResult,
+  paired?: ReturnType<typeof pairedCost>,
+): string[] {
   const top = r.scenarios.find((y) => y.id === "ceiling");
   if (!top || !(top.rps > 0)) return [];
   const crawlerShare = crawler.rps / top.rps;
@@ -573,7 +578,7 @@ export function countedShareExplained(r: Report, crawler: ScenarioResult, counte
   const high = Math.max(...ceilings);
   const pageLine =
     crawlerShare - 0.02 >= 0.4
-      ? `The page itself leaves room: at the crawler's ${pct(crawlerShare)}, counting within issue 14's 2 points would still meet 40%; the miss is counting's cost in this run (${pointsFrom(share - crawlerShare)} the crawler's share, see "Why counting views costs more than 2 points").`
+      ? `The page itself leaves room: at the crawler's ${pct(crawlerShare)}, counting within issue 14's 2 points would still meet 40%; the miss is counting's cost in these rounds (${pointsFrom(share - crawlerShare)} the crawler's share${paired ? `, where the ${paired.n} pairs of runs back to back that decide issue 14 put it at ${paired.points.toFixed(1)} points` : ""}${paired && paired.points <= 2 ? "" : ', see "Why counting views costs more than 2 points"'}).`
       : `The page itself leaves little room: counting that cost only issue 14's 2 points would put the counted page at ${pct(crawlerShare - 0.02)}, under 40%.`;
   return [
     `**Why the counted page misses 40% (${pct(share)}).** Its share is the crawler's page's share (the same request bytes, nothing counted) times what counting keeps of it: ${pct(crawlerShare)} × ${pct(counted.rps / crawler.rps)} = ${pct(share)}.`,
@@ -967,7 +972,8 @@ export function renderReport(r: Report): string {
     if (crawler && counted && countingGap > 0.02) {
       push("", ...countingExplained(r, crawler, counted, plain, paired));
     }
-    if (crawler && counted && counted.rps / ceiling < 0.4) push("", ...countedShareExplained(r, crawler, counted));
+    if (crawler && counted && counted.rps / ceiling < 0.4)
+      push("", ...countedShareExplained(r, crawler, counted, paired));
     const api = r.scenarios.find((y) => y.id === "api-profile");
     if (plain && api && api.rps / ceiling < 0.35) push("", ...apiProfileExplained(plain, api));
   }
@@ -1034,6 +1040,10 @@ export function renderReport(r: Report): string {
     }
     const failing = r.lighthouse.flatMap((l) => l.failing.map((f) => `- ${l.name}: ${f}`));
     if (failing.length) push("", "Audits below full marks:", "", ...failing);
+    const retried = r.lighthouse.flatMap((l) => (l.retried ?? []).map((x) => `${l.name}: ${x}`));
+    if (retried.length) {
+      push("", `Runs taken again (Lighthouse asks to be run again after these errors): ${retried.join("; ")}.`);
+    }
   } else push(r.browserError ? `Not measured: ${r.browserError}` : "Not measured (BENCH_SKIP_BROWSER=1).");
 
   push(

@@ -398,8 +398,9 @@ export class InsightsCounter {
     const waits = views.map((entry) => !this.salts.has(entry.day) && !(latest && entry.day < latest));
     if (waits.includes(true)) {
       for (let i = 0; i < visits.count; i++) {
-        const entry = views[visits.owners[i] as number] as ViewEntry;
-        if (!waits[visits.owners[i] as number]) continue;
+        const owner = visits.owners[i] as number;
+        if (!waits[owner]) continue;
+        const entry = views[owner] as ViewEntry;
         const later = this.viewEntry(entry.userId, entry.day, true);
         if (later) this.log.pushFrom(visits, i, later.index);
       }

@@ -65,7 +65,7 @@ export class VisitHashing {
       const owner = visits.owners[i] as number;
       const hasher = hashers[owner];
       if (!hasher) continue;
-      hasher.hashEncoded(
+      hasher.hash(
         visits.address,
         addressStart(visits, i),
         visits.addressEnds[i] as number,

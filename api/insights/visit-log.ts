@@ -10,7 +10,22 @@
  * requests) or through a map. Nothing here is a JavaScript object per view, so the garbage
  * collector has little to scan however long the batch.
  */
-import { writeUtf8 } from "./visitor-hash";
+const encoder = new TextEncoder();
+
+/**
+ * `text` as UTF-8 into `target` at `at` (room for 3 bytes per UTF-16 unit is the caller's
+ * to ensure); returns where it ends. ASCII (addresses always) a char code at a time, which
+ * makes no typed array; other text through TextEncoder, from `at` again.
+ */
+function writeUtf8(target: Uint8Array, text: string, at: number): number {
+  const start = at;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return start + encoder.encodeInto(text, target.subarray(start)).written;
+    target[at++] = code;
+  }
+  return at;
+}
 
 /** A batch's views as `VisitLog.take` gives them: view i is `owners[i]`'s, from address `address[addressEnds[i - 1] .. addressEnds[i])` and User-Agent `agents[agentIds[i]]`. */
 export interface LoggedVisits {

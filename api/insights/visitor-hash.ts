@@ -1,42 +1,25 @@
 /**
  * HMAC-SHA-256 (RFC 2104) of a counted view's visitor, `${address}\n${userAgent}\n${profileId}`
- * under the day's salt, written into a buffer the caller keeps: the counter's one call per
- * counted view (./counter.ts).
+ * under the day's salt, written into a buffer the caller keeps: the hashing worker's one call
+ * per counted view (./visit-hashing.ts), with every part already UTF-8 (the address as the
+ * visit log holds it, ./visit-log.ts; each distinct User-Agent and profile id encoded once a
+ * batch).
  *
  * Why not `new Bun.CryptoHasher("sha256", salt)` per view (same bytes): each of those is a
  * native object with memory of its own that only the garbage collector frees, and a viral
  * profile makes tens of thousands of them a second. Here the key's two padded blocks are made
- * once per salt, the message is encoded into a buffer kept for it, and the two SHA-256 passes
+ * once per salt, the message is copied into a buffer kept for it, and the two SHA-256 passes
  * are Bun's one-shot `Bun.SHA256.hash` into buffers kept too: a view allocates no native
  * memory. A message too long for the buffer (a User-Agent of kilobytes) takes the hasher.
- *
- * ASCII (addresses and profile ids always, User-Agents nearly always) is copied a char code at
- * a time, and the message's view for a length is made once: JavaScriptCore's `subarray` (and
- * so `encodeInto` at an offset) builds a new typed array through a species look-up, which the
- * bench's profile showed at 5% of a counted page's CPU. Other text goes through TextEncoder.
+ * The message's view for a length is made once: JavaScriptCore's `subarray` builds a new typed
+ * array through a species look-up, which the bench's profile showed at 5% of a counted page's CPU.
  */
 
 const BLOCK = 64;
 const DIGEST = 32;
-/** Bytes of message encoded in place; UTF-8 takes at most 3 bytes per UTF-16 unit. */
+/** Bytes of message held in place. */
 const MAX_MESSAGE = 4096;
-const encoder = new TextEncoder();
 const NEWLINE = new Uint8Array([10]);
-
-/**
- * `text` as UTF-8 into `target` at `at` (room for 3 bytes per UTF-16 unit is the caller's
- * to ensure); returns where it ends. ASCII a char code at a time; other text through
- * TextEncoder, from `at` again. Also the visit log's (./visit-log.ts).
- */
-export function writeUtf8(target: Uint8Array, text: string, at: number): number {
-  const start = at;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) return start + encoder.encodeInto(text, target.subarray(start)).written;
-    target[at++] = code;
-  }
-  return at;
-}
 
 export class VisitorHasher {
   /** The key's inner block (key ⊕ 0x36), then the message. */
@@ -56,29 +39,11 @@ export class VisitorHasher {
     }
   }
 
-  /** Writes the 32-byte HMAC of the visitor's message at the start of `out`. */
-  hash(address: string, agent: string, profileId: string, out: Uint8Array): void {
-    if ((address.length + agent.length + profileId.length + 2) * 3 > MAX_MESSAGE) {
-      new Bun.CryptoHasher("sha256", this.key).update(`${address}\n${agent}\n${profileId}`).digest(out);
-      return;
-    }
-    this.finish(writeUtf8(this.inner, address, BLOCK), agent, profileId, out);
-  }
-
   /**
-   * `hash`, with every part already UTF-8: the address in `bytes[from .. to)`, the User-Agent
-   * and the profile id whole. The hashing worker's call (./visit-hashing.ts): it is sent each
-   * view's address as bytes (./visit-log.ts) and encodes each distinct User-Agent and profile
-   * id once a batch, so that a view copies them as bytes rather than a char code at a time.
+   * Writes the 32-byte HMAC at the start of `out`, of the message made of the address in
+   * `bytes[from .. to)`, the User-Agent and the profile id (each UTF-8).
    */
-  hashEncoded(
-    bytes: Uint8Array,
-    from: number,
-    to: number,
-    agent: Uint8Array,
-    profileId: Uint8Array,
-    out: Uint8Array,
-  ): void {
+  hash(bytes: Uint8Array, from: number, to: number, agent: Uint8Array, profileId: Uint8Array, out: Uint8Array): void {
     if (to - from + agent.length + profileId.length + 2 > MAX_MESSAGE) {
       new Bun.CryptoHasher("sha256", this.key)
         .update(bytes.subarray(from, to))
@@ -98,14 +63,6 @@ export class VisitorHasher {
     inner[at++] = 10;
     inner.set(profileId, at);
     this.digest(at + profileId.length, out);
-  }
-
-  /** The message's rest after the address (which ends at `at`), and the two SHA-256 passes. */
-  private finish(at: number, agent: string, profileId: string, out: Uint8Array): void {
-    this.inner[at++] = 10;
-    at = writeUtf8(this.inner, agent, at);
-    this.inner[at++] = 10;
-    this.digest(writeUtf8(this.inner, profileId, at), out);
   }
 
   /** The two SHA-256 passes over the key's blocks and the message, which ends at `at` in the inner buffer. */

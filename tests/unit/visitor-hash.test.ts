@@ -1,5 +1,5 @@
 /**
- * api/insights/visitor-hash.ts: the counter's HMAC-SHA-256 of a visitor, written without
+ * api/insights/visitor-hash.ts: the hashing worker's HMAC-SHA-256 of a visitor, written without
  * allocating, gives exactly node:crypto's HMAC for every kind of input (SECURITY.md promises
  * that definition; tests/api/insights.test.ts checks a stored one end to end).
  */
@@ -12,22 +12,28 @@ const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 const want = (key: Uint8Array, address: string, agent: string, profile: string) =>
   createHmac("sha256", key).update(`${address}\n${agent}\n${profile}`).digest("hex");
 
-const got = (key: Uint8Array, address: string, agent: string, profile: string) => {
+const encoder = new TextEncoder();
+
+/** The worker's call, each part as UTF-8 bytes: the address alone in its buffer, or (`within`) between two others. */
+const hashWith = (hasher: VisitorHasher, address: string, agent: string, profile: string, within = false) => {
   const out = new Uint8Array(64);
-  new VisitorHasher(key).hash(address, agent, profile, out);
+  const before = within ? encoder.encode("10.0.0.1") : new Uint8Array(0);
+  const after = within ? encoder.encode("10.0.0.2") : new Uint8Array(0);
+  const encoded = encoder.encode(address);
+  const bytes = new Uint8Array([...before, ...encoded, ...after]);
+  hasher.hash(
+    bytes,
+    before.length,
+    before.length + encoded.length,
+    encoder.encode(agent),
+    encoder.encode(profile),
+    out,
+  );
   return Buffer.from(out.subarray(0, 32)).toString("hex");
 };
 
-/** The worker's call: every part as UTF-8 bytes, the address within a larger buffer. */
-const gotEncoded = (key: Uint8Array, address: string, agent: string, profile: string) => {
-  const out = new Uint8Array(64);
-  const encoder = new TextEncoder();
-  const before = encoder.encode("10.0.0.1");
-  const bytes = new Uint8Array([...before, ...encoder.encode(address), ...encoder.encode("10.0.0.2")]);
-  const to = before.length + encoder.encode(address).length;
-  new VisitorHasher(key).hashEncoded(bytes, before.length, to, encoder.encode(agent), encoder.encode(profile), out);
-  return Buffer.from(out.subarray(0, 32)).toString("hex");
-};
+const got = (key: Uint8Array, address: string, agent: string, profile: string, within = false) =>
+  hashWith(new VisitorHasher(key), address, agent, profile, within);
 
 describe("VisitorHasher", () => {
   const salt = randomBytes(32);
@@ -39,14 +45,20 @@ describe("VisitorHasher", () => {
     ["non-ASCII User-Agent", "203.0.113.7", "Navigateur é ü 浏览器 🦊", "user_abc"],
     ["a lone surrogate", "203.0.113.7", "bad \ud800 half", "user_abc"],
     ["a newline inside the User-Agent", "203.0.113.7", "a\nb", "user_abc"],
-    ["a User-Agent just under the in-place limit", "203.0.113.7", "x".repeat(1300), "user_abc"],
+    ["a long User-Agent (1,300 characters)", "203.0.113.7", "x".repeat(1300), "user_abc"],
+    // 11 + 1 + agent + 1 + 8 bytes: the in-place buffer holds 4,096.
+    ["a message of exactly 4,096 bytes (in place)", "203.0.113.7", "x".repeat(4075), "user_abc"],
+    ["a message of 4,097 bytes (the hasher)", "203.0.113.7", "x".repeat(4076), "user_abc"],
     ["a User-Agent over the in-place limit (the hasher)", "203.0.113.7", "x".repeat(5000), "user_abc"],
     ["a long non-ASCII User-Agent", "203.0.113.7", "é".repeat(1500), "user_abc"],
     ["a 32-character profile id", "198.51.100.1", CHROME, "ShxyNFC0fPtv5wcdWTLAkQIn8ojoQUz0"],
-  ])("%s: node:crypto's HMAC, from strings and from bytes", (_what, address, agent, profile) => {
-    expect(got(salt, address, agent, profile)).toBe(want(salt, address, agent, profile));
-    expect(gotEncoded(salt, address, agent, profile)).toBe(want(salt, address, agent, profile));
-  });
+  ])(
+    "%s: node:crypto's HMAC, the address alone in its buffer and between two others",
+    (_what, address, agent, profile) => {
+      expect(got(salt, address, agent, profile)).toBe(want(salt, address, agent, profile));
+      expect(got(salt, address, agent, profile, true)).toBe(want(salt, address, agent, profile));
+    },
+  );
 
   test.each([
     ["a 16-byte key", 16],
@@ -60,13 +72,11 @@ describe("VisitorHasher", () => {
 
   test("one hasher, many visitors in a row: each its own HMAC (nothing left from the one before)", () => {
     const hasher = new VisitorHasher(salt);
-    const out = new Uint8Array(64);
     const agents = ["x".repeat(900), "short", CHROME, "", "é".repeat(10)];
     for (let i = 0; i < 50; i++) {
       const address = `10.0.${i}.${i * 3}`;
       const agent = agents[i % agents.length] as string;
-      hasher.hash(address, agent, `user_${i}`, out);
-      expect(Buffer.from(out.subarray(0, 32)).toString("hex")).toBe(want(salt, address, agent, `user_${i}`));
+      expect(hashWith(hasher, address, agent, `user_${i}`)).toBe(want(salt, address, agent, `user_${i}`));
     }
   });
 });

@@ -7,6 +7,7 @@ import type { LighthouseResult } from "./lighthouse";
 import type { MemoryProbe, MemorySample } from "./memory-probe";
 import type { StartupResult } from "./startup";
 import { type StatementProbe, shortQuery } from "./statements";
+import { quantile } from "./stats";
 
 export interface ScenarioResult {
   id: string;
@@ -77,19 +78,16 @@ export function pairedCost(
   pairs: CountingPair[] | undefined,
   crawlerShare: number,
 ): { n: number; median: number; low: number; high: number; points: number } | undefined {
-  const ratios = (pairs ?? [])
-    .map((p) => p.counted / p.crawler)
-    .filter(Number.isFinite)
-    .sort((a, b) => a - b);
+  const ratios = (pairs ?? []).map((p) => p.counted / p.crawler).filter(Number.isFinite);
   if (ratios.length < 5) return undefined;
-  const at = (q: number) => {
-    const i = (ratios.length - 1) * q;
-    const lo = Math.floor(i);
-    const hi = Math.ceil(i);
-    return (ratios[lo] as number) + ((ratios[hi] as number) - (ratios[lo] as number)) * (i - lo);
+  const median = quantile(ratios, 0.5);
+  return {
+    n: ratios.length,
+    median,
+    low: quantile(ratios, 0.25),
+    high: quantile(ratios, 0.75),
+    points: (1 - median) * crawlerShare * 100,
   };
-  const median = at(0.5);
-  return { n: ratios.length, median, low: at(0.25), high: at(0.75), points: (1 - median) * crawlerShare * 100 };
 }
 
 export interface Report {

@@ -85,6 +85,7 @@ import {
   statementCounter,
   sumCalls,
 } from "./statements";
+import { median } from "./stats";
 import { luaPrelude, runWrk, type WrkResult } from "./wrk";
 
 const ROOT = join(import.meta.dir, "..");
@@ -194,13 +195,6 @@ const started = performance.now();
 const log = (message: string) => {
   const s = ((performance.now() - started) / 1000).toFixed(0).padStart(4);
   console.log(`[bench ${s}s] ${message}`);
-};
-
-const median = (values: number[]) => {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
 async function text(cmd: string[]): Promise<string> {

@@ -4,6 +4,7 @@
  * at a time, which statements each kind of request costs.
  */
 import type postgres from "postgres";
+import { median } from "./stats";
 
 export interface StatementStat {
   calls: number;
@@ -87,12 +88,6 @@ export interface StatementProbe {
   /** Every statement seen over the requests (queryid, text), with its calls, most first. */
   statements: { id: string; query: string; calls: number }[];
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 
 /**
  * `n` requests made by `send` (which checks each answer and throws on a wrong one), one at a

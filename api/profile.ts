@@ -1,5 +1,5 @@
 /** GET /api/profile/:username (public) and PUT /api/profile (the signed-in user's own). */
-import { eq } from "drizzle-orm";
+import { eq, getTableColumns } from "drizzle-orm";
 import { Hono } from "hono";
 import { users } from "../db/schema";
 import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
@@ -101,17 +101,31 @@ export const profileRoutes = new Hono<AppEnv>()
     if (input.showSchedule !== undefined) changes.showSchedule = input.showSchedule;
     if (Object.keys(changes).length === 0) return c.json(toUserJson(user));
     try {
-      const [updated] = await c
-        .get("ctx")
-        .database.db.update(users)
-        .set({ ...changes, updatedAt: new Date() })
+      const db = c.get("ctx").database.db;
+      // The row as it was, locked by the same statement: the signed-in `user` may be a moment
+      // old (the session's memory), and whether the avatar changed is decided from the row.
+      const before = db
+        .select({ id: users.id, username: users.username, profileImageUrl: users.profileImageUrl })
+        .from(users)
         .where(eq(users.id, user.id))
-        .returning();
-      if (!updated) throw notFound(COMMON_MESSAGES.userNotFound);
-      c.get("ctx").caches.invalidate({ userId: user.id, names: [user.username, updated.username] });
-      if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== user.profileImageUrl) {
+        .for("update")
+        .as("before");
+      const [row] = await db
+        .update(users)
+        .set({ ...changes, updatedAt: new Date() })
+        .from(before)
+        .where(eq(users.id, before.id))
+        .returning({
+          ...getTableColumns(users),
+          previousUsername: before.username,
+          previousImageUrl: before.profileImageUrl,
+        });
+      if (!row) throw notFound(COMMON_MESSAGES.userNotFound);
+      const { previousUsername, previousImageUrl, ...updated } = row;
+      c.get("ctx").caches.invalidate({ userId: user.id, names: [previousUsername, updated.username] });
+      if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== previousImageUrl) {
         // The old avatar is no longer anyone's: remove it.
-        await pruneImages(c.get("ctx").database.db, user.id, c.get("ctx").caches.images);
+        await pruneImages(db, user.id, c.get("ctx").caches.images);
       }
       return c.json(toUserJson(updated));
     } catch (error) {

@@ -455,6 +455,23 @@ describe("no user can delete another user's avatar", () => {
     expect(await uploadAs(first, same)).toBe(a);
   });
 
+  test("whether the avatar changed is decided from the row, not from the signed-in user the instance remembers", async () => {
+    const owner = await createUser(api);
+    const url = await uploadAs(owner, new Uint8Array(await picture(70, 75).png().toBuffer()));
+    const before = await userRow(api, owner);
+    // The row shows the upload (set by another instance)…
+    await api.ctx.database.db.update(users).set({ profileImageUrl: url }).where(eq(users.id, owner.id));
+    // …while this instance still remembers the user without it: its notification of the change
+    // is still on its way (made here, after the notification came, so that the order is sure).
+    const caches = api.ctx.caches;
+    for (let i = 0; i < 100 && caches.getUser(owner.id); i++) await Bun.sleep(10);
+    caches.setUser({ ...before, profileImageUrl: null }, caches.begin());
+    expect(caches.getUser(owner.id)?.profileImageUrl).toBeNull();
+    await setAvatar(owner, "");
+    expect((await userRow(api, owner)).profileImageUrl).toBeNull();
+    expect(await status(url)).toBe(404);
+  });
+
   test("cleanup never deletes an image someone shows; it still deletes what nobody shows", async () => {
     const [owner, viewer] = [await createUser(api), await createUser(api)];
     const shown = await uploadAs(owner, new Uint8Array(await picture(70, 71).png().toBuffer()));

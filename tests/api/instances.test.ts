@@ -122,12 +122,17 @@ describe.skipIf(skip)("two instances on one Postgres", () => {
     return client;
   }
 
-  const png = () =>
-    sharp({
-      create: { width: 64, height: 64, channels: 3, background: { r: Math.floor(Math.random() * 255), g: 90, b: 30 } },
+  // A different picture each time: the same bytes would be the same image (its id is the hash
+  // of its owner and its bytes), which a test of an avatar's replacement must not upload twice.
+  let pictures = 0;
+  const png = () => {
+    const n = pictures++;
+    return sharp({
+      create: { width: 64, height: 64, channels: 3, background: { r: n % 256, g: (n >> 8) % 256, b: 30 } },
     })
       .png()
       .toBuffer();
+  };
 
   async function upload(on: Instance, who: Client) {
     const form = new FormData();

@@ -53,8 +53,21 @@ export interface CachedBody {
 /** What is kept per profile: its page, its JSON, its social card and its QR code (issue 16). */
 export type ProfileKind = "page" | "json" | "card" | "qr";
 
-interface ProfileEntry {
-  userId: string | null;
+/**
+ * Issue 14: a held public page as the view counter sees it (api/insights/counter.ts
+ * `CountedPage`): its owner, and the counter's note of where its current batch counts this
+ * page's views, kept here so that a counted view of a held page looks nothing up by user id.
+ */
+export interface ProfileOwner {
+  readonly userId: string | null;
+  /** The counter that wrote the note, and the batch (its `epoch`) the note holds for. */
+  countedBy: object | null;
+  countedEpoch: number;
+  /** The counter's index of this page's views in that batch. */
+  countedIndex: number;
+}
+
+interface ProfileEntry extends ProfileOwner {
   page?: CachedBody;
   json?: CachedBody;
   card?: CachedBody;
@@ -340,9 +353,12 @@ export class Caches {
     return entry[kind];
   }
 
-  /** Whose profile `name` is, if this instance holds it (null: a cached 404). Issue 14's view count. */
-  profileOwner(name: string): string | null | undefined {
-    return this.profiles.get(name.toLowerCase())?.userId;
+  /**
+   * Issue 14's view count: the held page of `name` (its `userId` null: a cached 404), or
+   * undefined when this instance holds none.
+   */
+  profileOwner(name: string): ProfileOwner | undefined {
+    return this.profiles.get(name.toLowerCase());
   }
 
   /** Keeps a rendered profile (never for a name that fails the username rule). */
@@ -356,7 +372,14 @@ export class Caches {
     if (!entry || entry.userId !== userId) {
       if (entry) this.dropProfile(key);
       makeRoom(this.profiles, MAX_PROFILES, (oldest) => this.dropProfile(oldest));
-      entry = { userId, at: Date.now(), bytes: ENTRY_OVERHEAD + key.length * 2 };
+      entry = {
+        userId,
+        at: Date.now(),
+        bytes: ENTRY_OVERHEAD + key.length * 2,
+        countedBy: null,
+        countedEpoch: 0,
+        countedIndex: 0,
+      };
       this.profileBytes += entry.bytes;
       this.profiles.set(key, entry);
       if (userId) {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
-import { counterOf, InsightsCounter, MAX_FLUSH_VISITS } from "../../api/insights/counter";
+import { type CountedPage, counterOf, InsightsCounter, MAX_FLUSH_VISITS } from "../../api/insights/counter";
 import { MAX_SEEN } from "../../api/insights/visit-hashing";
 import { profileDailyCounts, supplementDailyClicks, visitorBatches, visitSalts } from "../../db/schema";
 import type { InsightsAnswer } from "../../src/lib/insights";
@@ -42,6 +42,19 @@ async function addLinked(owner: ApiUser, name: string): Promise<number> {
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: number }).id;
+}
+
+/** The test database behind a switch: while `down`, every statement fails (an outage). */
+function switchableDatabase() {
+  const real = api.ctx.database.db;
+  const state = {
+    down: false,
+    db: {
+      execute: (query: Parameters<typeof real.execute>[0]) =>
+        state.down ? Promise.reject(new Error("the database is down")) : real.execute(query),
+    } as unknown as typeof real,
+  };
+  return state;
 }
 
 describe("GET /api/insights", () => {
@@ -273,17 +286,12 @@ describe("unique visitors (the day's salt)", () => {
   test("a flush that fails keeps its views and visitors for the next; past the cap on held hashes a new visitor waits for room", async () => {
     freezeClock("2026-06-13T10:00:00Z");
     const owner = await createUser(api, { username: uniqueName("outage") });
-    const real = api.ctx.database.db;
-    let down = false;
-    const db = {
-      execute: (query: Parameters<typeof real.execute>[0]) =>
-        down ? Promise.reject(new Error("the database is down")) : real.execute(query),
-    } as unknown as typeof real;
-    const c = new InsightsCounter(db, { flushMs: 0, maxHeldHashes: 4 });
+    const outage = switchableDatabase();
+    const c = new InsightsCounter(outage.db, { flushMs: 0, maxHeldHashes: 4 });
     try {
       await c.flush(); // the day's salt
       const visit = (i: number) => c.view(owner.id, { address: `10.9.0.${i}`, agent: BROWSER });
-      down = true;
+      outage.down = true;
       for (let i = 0; i < 6; i++) visit(i); // 4 hashes held, the last 2 visitors wait
       await c.flush();
       expect(c.pending.views).toBe(6);
@@ -291,7 +299,7 @@ describe("unique visitors (the day's salt)", () => {
       visit(5); // still no room
       await c.flush();
       expect(c.pending.views).toBe(8);
-      down = false;
+      outage.down = false;
       await c.flush();
       expect(c.pending.views).toBe(0);
       const today = async () => (await insights(owner, "?days=7")).body.days.at(-1);
@@ -302,6 +310,61 @@ describe("unique visitors (the day's salt)", () => {
       expect(await today()).toMatchObject({ date: "2026-06-13", views: 10, visitors: 6 });
     } finally {
       c.stop();
+    }
+  });
+
+  test("a held page's note (countView's way): each view counted where it belongs across flushes, midnight, a failed flush and two counters", async () => {
+    const move = freezeClock("2026-06-14T23:59:58Z");
+    const one = await createUser(api, { username: uniqueName("note1") });
+    const two = await createUser(api, { username: uniqueName("note2") });
+    const outage = switchableDatabase();
+    const a = new InsightsCounter(outage.db, { flushMs: 0 });
+    const b = new InsightsCounter(api.ctx.database.db, { flushMs: 0 });
+    // Two pages as the cache holds them (api/cache.ts ProfileOwner), with no note yet.
+    const page = (user: ApiUser): CountedPage => ({
+      userId: user.id,
+      countedBy: null,
+      countedEpoch: 0,
+      countedIndex: 0,
+    });
+    const pages = [page(one), page(two)];
+    const notFound: CountedPage = { userId: null, countedBy: null, countedEpoch: 0, countedIndex: 0 };
+    let clock = Date.parse("2026-06-14T23:59:58Z");
+    const view = (c: InsightsCounter, i: number, address: string) =>
+      c.viewOf(pages[i] as CountedPage, address, BROWSER, clock);
+    try {
+      await a.flush(); // the day's salts
+      await b.flush();
+      for (let i = 0; i < 5; i++) view(a, 0, `10.7.0.${i}`); // one: 5 views, 5 visitors
+      view(a, 1, "10.7.1.1");
+      view(b, 1, "10.7.1.1"); // b writes its own note on the same page: each counter keeps to its own
+      view(a, 1, "10.7.1.1");
+      await b.flush();
+      a.viewOf(notFound, "10.7.9.9", BROWSER, clock); // a cached 404 counts nothing
+      expect(a.pending.views).toBe(7);
+      await a.flush();
+      view(a, 1, "10.7.1.2"); // the notes are the last batch's: looked up again
+      outage.down = true;
+      await a.flush(); // fails: kept
+      expect(a.pending.views).toBe(1);
+      view(a, 0, "10.7.0.0");
+      // Midnight: the same pages' views go to the next day's rows.
+      clock = Date.parse("2026-06-15T00:00:01Z");
+      move("2026-06-15T00:00:01Z");
+      view(a, 0, "10.7.0.0");
+      view(a, 1, "10.7.1.1");
+      view(a, 1, "10.7.1.1");
+      outage.down = false;
+      await a.flush(); // the new day's salt, the kept batch, and the earlier day added up
+      const day = async (user: ApiUser, date: string) =>
+        (await insights(user, "?days=7")).body.days.find((d) => d.date === date);
+      expect(await day(one, "2026-06-14")).toMatchObject({ views: 6, visitors: 5 });
+      expect(await day(two, "2026-06-14")).toMatchObject({ views: 4, visitors: 2 });
+      expect(await day(one, "2026-06-15")).toMatchObject({ views: 1, visitors: 1 });
+      expect(await day(two, "2026-06-15")).toMatchObject({ views: 2, visitors: 1 });
+    } finally {
+      a.stop();
+      b.stop();
     }
   });
 

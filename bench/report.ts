@@ -65,8 +65,12 @@ export interface CardRender {
 
 /** One pair of issue 14's paired runs: the counted page's req/s and the crawler's, back to back. */
 export interface CountingPair {
+  /** req/s of each run. */
   counted: number;
   crawler: number;
+  /** CPU use during each run (cores): where the difference goes. */
+  countedCpu?: CpuUse;
+  crawlerCpu?: CpuUse;
 }
 
 /**

@@ -877,15 +877,29 @@ async function measureScenarios(
       `paired runs: ${config.pairs} × (counted page, crawler's page) × ${config.pairSeconds} s, the order alternating`,
     );
     for (let p = 1; p <= config.pairs; p++) {
-      const rps = new Map<string, number>();
+      const runs = new Map<string, { rps: number; cpu: CpuUse }>();
       for (const s of p % 2 ? [countedPage, crawlerPage] : [crawlerPage, countedPage]) {
         await Bun.sleep(300);
-        rps.set(s.id, (await once(s, config.pairSeconds, false)).rps);
+        const before = meter.snapshot();
+        const result = await once(s, config.pairSeconds, false);
+        runs.set(s.id, { rps: result.rps, cpu: meter.between(before, meter.snapshot(), result.wrkCpuSeconds) });
       }
-      const pair = { counted: rps.get(countedPage.id) ?? Number.NaN, crawler: rps.get(crawlerPage.id) ?? Number.NaN };
+      const counted = runs.get(countedPage.id);
+      const crawler = runs.get(crawlerPage.id);
+      const pair: CountingPair = {
+        counted: counted?.rps ?? Number.NaN,
+        crawler: crawler?.rps ?? Number.NaN,
+        countedCpu: counted?.cpu,
+        crawlerCpu: crawler?.cpu,
+      };
       pairs.push(pair);
+      // The app's and Postgres' CPU per request (µs), and other processes' cores, of each run.
+      const use = (run: typeof counted) =>
+        run
+          ? `app ${((run.cpu.app / run.rps) * 1e6).toFixed(1)} µs, postgres ${((run.cpu.postgres / run.rps) * 1e6).toFixed(2)} µs, other ${run.cpu.other.toFixed(2)} cores`
+          : "";
       log(
-        `  pair ${p}: counted ${pair.counted.toFixed(0)} req/s, crawler ${pair.crawler.toFixed(0)} req/s (${(pair.counted / pair.crawler).toFixed(3)})`,
+        `  pair ${p}: counted ${pair.counted.toFixed(0)} req/s (${use(counted)}), crawler ${pair.crawler.toFixed(0)} req/s (${use(crawler)}): ${(pair.counted / pair.crawler).toFixed(3)}`,
       );
     }
   }

@@ -7,7 +7,7 @@ import type { LighthouseResult } from "./lighthouse";
 import type { MemoryProbe, MemorySample } from "./memory-probe";
 import type { StartupResult } from "./startup";
 import { type StatementProbe, shortQuery } from "./statements";
-import { quantile } from "./stats";
+import { medianInterval, quantile } from "./stats";
 
 export interface ScenarioResult {
   id: string;
@@ -81,16 +81,43 @@ export interface CountingPair {
 export function pairedCost(
   pairs: CountingPair[] | undefined,
   crawlerShare: number,
-): { n: number; median: number; low: number; high: number; points: number } | undefined {
+):
+  | {
+      n: number;
+      median: number;
+      low: number;
+      high: number;
+      points: number;
+      /** The median's 95% interval (order statistics), in points below the crawler's share. */
+      pointsInterval?: { low: number; high: number };
+      /** The median over the pairs of the app's CPU per request, counted minus crawler (µs), when measured. */
+      appUsMore?: number;
+      /** The same for Postgres. */
+      postgresUsMore?: number;
+    }
+  | undefined {
   const ratios = (pairs ?? []).map((p) => p.counted / p.crawler).filter(Number.isFinite);
   if (ratios.length < 5) return undefined;
   const median = quantile(ratios, 0.5);
+  const points = (ratio: number) => (1 - ratio) * crawlerShare * 100;
+  const interval = medianInterval(ratios);
+  const usMore = (of: (cpu: CpuUse) => number) => {
+    const diffs = (pairs ?? []).flatMap((p) =>
+      p.countedCpu && p.crawlerCpu
+        ? [(of(p.countedCpu) / p.counted - of(p.crawlerCpu) / p.crawler) * 1e6].filter(Number.isFinite)
+        : [],
+    );
+    return diffs.length >= 5 ? quantile(diffs, 0.5) : undefined;
+  };
   return {
     n: ratios.length,
     median,
     low: quantile(ratios, 0.25),
     high: quantile(ratios, 0.75),
-    points: (1 - median) * crawlerShare * 100,
+    points: points(median),
+    pointsInterval: interval && { low: points(interval.high), high: points(interval.low) },
+    appUsMore: usMore((cpu) => cpu.app),
+    postgresUsMore: usMore((cpu) => cpu.postgres),
   };
 }
 
@@ -539,7 +566,8 @@ export function countingExplained(
     `Its CPU per request: ${fixed1(plainUs)} µs for ${baseline}, ${fixed1(countedUs)} µs for a counted view (${fixed1(countedUs - plainUs)} µs more, ${lossOf(perRequest)} of the throughput).`,
     `The cores it got: ${cores(plain.cpu.app)} against ${cores(counted.cpu.app)} (${lossOf(coresGot)}), while Postgres used ${cores(counted.cpu.postgres)} cores against ${cores(plain.cpu.postgres)}`,
     `and wrk ${cores(counted.cpu.wrk)} against ${cores(plain.cpu.wrk)}. In all ${lossOf(counted.rps / plain.rps)} fewer requests a second, where 2 points of ${pct(share)} are ${(allowed * 100).toFixed(1)}%.`,
-    "A counted view reads the User-Agent (isbot's verdict remembered per string) and logs its address and User-Agent",
+    "A counted view reads the User-Agent (isbot's verdict remembered per string), adds one to its page's count (an index",
+    "the counter notes on the cached page, so no look-up by user id) and logs its address and User-Agent",
     "for the next flush. The flush hands the log to the app's worker thread (its CPU is in the app's column), which keys",
     "each visitor with HMAC-SHA-256 under the day's salt (address, User-Agent, profile; no address is kept) and checks",
     "that hash against the day's set of visitors this instance has seen; Postgres then stores each profile's new hashes",
@@ -548,7 +576,12 @@ export function countingExplained(
     ...noAgentLine,
     ...(paired
       ? [
-          `In the ${paired.n} pairs of runs back to back, the counted page made ${paired.median.toFixed(3)} of the crawler's req/s (median; the middle half of the pairs ${paired.low.toFixed(3)}–${paired.high.toFixed(3)}): ${paired.points.toFixed(1)} points at the crawler's ${pct(plain.rps / ceiling)}.`,
+          `In the ${paired.n} pairs of runs back to back, the counted page made ${paired.median.toFixed(3)} of the crawler's req/s (median; the middle half of the pairs ${paired.low.toFixed(3)}–${paired.high.toFixed(3)}): ${paired.points.toFixed(1)} points at the crawler's ${pct(plain.rps / ceiling)}${paired.pointsInterval ? ` (the median's 95% interval: ${paired.pointsInterval.low.toFixed(1)} to ${paired.pointsInterval.high.toFixed(1)} points)` : ""}.`,
+          ...(paired.appUsMore !== undefined
+            ? [
+                `Within a pair the app spent a median ${fixed1(paired.appUsMore)} µs more per counted request than per crawler's${paired.postgresUsMore !== undefined ? ` and Postgres ${paired.postgresUsMore.toFixed(2)} µs more` : ""}.`,
+              ]
+            : []),
         ]
       : []),
   ];

@@ -557,33 +557,33 @@ export function countingExplained(
   const countedUs = usPerRequest(counted.cpu.app, counted.rps);
   const share = plain.rps / ceiling;
   const allowed = 0.02 / share; // the share of the throughput that 2 points are
-  const lossOf = (factor: number) => `${((1 - factor) * 100).toFixed(1)}%`;
-  const perRequest = plainUs / countedUs;
-  const coresGot = counted.cpu.app / plain.cpu.app;
+  const ceilings = (r.scenarios.find((y) => y.id === "ceiling")?.runs ?? []).map((x) => x.rps);
+  const ceilingMoved = ceilings.length > 1 ? (Math.max(...ceilings) - Math.min(...ceilings)) / ceiling : Number.NaN;
+  const roundsLine = `The rounds ran each page ${Math.min(plain.runs.length, counted.runs.length)} times: the app's CPU per request ${fixed1(plainUs)} µs for ${baseline}, ${fixed1(countedUs)} µs for a counted view; the app got ${cores(plain.cpu.app)} and ${cores(counted.cpu.app)} cores, Postgres ${cores(plain.cpu.postgres)} and ${cores(counted.cpu.postgres)}; the counted page made ${(counted.rps / plain.rps).toFixed(3)} of the req/s of ${baseline}, where 2 points of ${pct(share)} are ${(allowed * 100).toFixed(1)}%.`;
+  const pairsLines = paired
+    ? [
+        `The pairs decide: in the rounds, a few runs of each on a ceiling that moved by ${Number.isFinite(ceilingMoved) ? `${fixed1(ceilingMoved * 100)}%` : "n/a"} between rounds, 2 points cannot be told apart.`,
+        `In the ${paired.n} pairs of runs back to back, the counted page made ${paired.median.toFixed(3)} of the crawler's req/s (median; the middle half of the pairs ${paired.low.toFixed(3)}–${paired.high.toFixed(3)}): ${paired.points.toFixed(1)} points at the crawler's ${pct(share)}${paired.pointsInterval ? ` (the median's 95% interval: ${paired.pointsInterval.low.toFixed(1)} to ${paired.pointsInterval.high.toFixed(1)} points)` : ""}.`,
+        ...(paired.appUsMore !== undefined
+          ? [
+              `Within a pair the app spent a median ${fixed1(paired.appUsMore)} µs more per counted request than per crawler's (${fixed1((paired.appUsMore / plainUs) * 100)}% of the ${fixed1(plainUs)} µs a request costs it)${paired.postgresUsMore !== undefined ? ` and Postgres ${paired.postgresUsMore.toFixed(2)} µs more` : ""}.`,
+            ]
+          : []),
+      ]
+    : [];
   return [
     "**Why counting views costs more than 2 points.** The app is the busy process in both rows, so each row's req/s",
-    "is the app's cores divided by its CPU per request, and the counted row's loss is the product of two factors.",
-    `Its CPU per request: ${fixed1(plainUs)} µs for ${baseline}, ${fixed1(countedUs)} µs for a counted view (${fixed1(countedUs - plainUs)} µs more, ${lossOf(perRequest)} of the throughput).`,
-    `The cores it got: ${cores(plain.cpu.app)} against ${cores(counted.cpu.app)} (${lossOf(coresGot)}), while Postgres used ${cores(counted.cpu.postgres)} cores against ${cores(plain.cpu.postgres)}`,
-    `and wrk ${cores(counted.cpu.wrk)} against ${cores(plain.cpu.wrk)}. In all ${lossOf(counted.rps / plain.rps)} fewer requests a second, where 2 points of ${pct(share)} are ${(allowed * 100).toFixed(1)}%.`,
+    "is the app's cores divided by its CPU per request (its worker thread's included).",
+    ...pairsLines,
+    roundsLine,
     "A counted view reads the User-Agent (isbot's verdict remembered per string), adds one to its page's count (an index",
     "the counter notes on the cached page, so no look-up by user id) and logs its address and User-Agent",
-    "for the next flush. The flush hands the log to the app's worker thread (its CPU is in the app's column), which keys",
+    "for the next flush. The flush hands the log to the app's worker thread, which keys",
     "each visitor with HMAC-SHA-256 under the day's salt (address, User-Agent, profile; no address is kept) and checks",
     "that hash against the day's set of visitors this instance has seen; Postgres then stores each profile's new hashes",
     `as one row (migration 0010). In this scenario every request is a new visitor (${int(r.config.addresses)} addresses × ${int(r.config.users)} profiles),`,
     "the worst case: every view adds a hash to the set and 16 bytes to the flush; a returning visitor skips both but not the hash.",
     ...noAgentLine,
-    ...(paired
-      ? [
-          `In the ${paired.n} pairs of runs back to back, the counted page made ${paired.median.toFixed(3)} of the crawler's req/s (median; the middle half of the pairs ${paired.low.toFixed(3)}–${paired.high.toFixed(3)}): ${paired.points.toFixed(1)} points at the crawler's ${pct(plain.rps / ceiling)}${paired.pointsInterval ? ` (the median's 95% interval: ${paired.pointsInterval.low.toFixed(1)} to ${paired.pointsInterval.high.toFixed(1)} points)` : ""}.`,
-          ...(paired.appUsMore !== undefined
-            ? [
-                `Within a pair the app spent a median ${fixed1(paired.appUsMore)} µs more per counted request than per crawler's${paired.postgresUsMore !== undefined ? ` and Postgres ${paired.postgresUsMore.toFixed(2)} µs more` : ""}.`,
-              ]
-            : []),
-        ]
-      : []),
   ];
 }
 

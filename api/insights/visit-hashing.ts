@@ -46,42 +46,22 @@ export class VisitHashing {
   private readonly digest = new Uint8Array(64);
   private readonly digestWords = new Uint32Array(this.digest.buffer, 0, WORDS);
 
-  run(batch: VisitBatch): HashedVisits {
-    const job = this.start(batch);
-    this.step(job, batch.visits.count);
-    return this.finish(job);
-  }
-
-  /** A batch to hash a slice at a time (`step`, then `finish`): the worker pauses between slices. */
-  start({ visits, profiles, days, salts, room }: VisitBatch): HashingJob {
+  run({ visits, profiles, days, salts, room }: VisitBatch): HashedVisits {
     const known = new Map<string, { salt: Uint8Array; hasher: VisitorHasher }>();
     for (const [day, salt] of salts) {
       const held = this.hashers.get(day);
       known.set(day, held && equalBytes(held.salt, salt) ? held : { salt, hasher: new VisitorHasher(salt) });
     }
     this.hashers = known;
-    return {
-      visits,
-      days,
-      room,
-      // Per owner (a profile and day), its hasher and its profile id's bytes; per distinct User-Agent, its bytes.
-      hashers: days.map((day) => known.get(day)?.hasher),
-      profileBytes: profiles.map((id) => encoder.encode(id)),
-      agentBytes: visits.agents.map((agent) => encoder.encode(agent)),
-      owners: new Int32Array(visits.count),
-      words: new Uint32Array(visits.count * WORDS),
-      count: 0,
-      next: 0,
-    };
-  }
-
-  /** Hashes up to `views` more of the job's views; whether all are done. */
-  step(job: HashingJob, views: number): boolean {
-    const { visits, days, room, hashers, profileBytes, agentBytes, owners, words } = job;
+    // Per owner (a profile and day), its hasher and its profile id's bytes; per distinct User-Agent, its bytes.
+    const hashers = days.map((day) => known.get(day)?.hasher);
+    const profileBytes = profiles.map((id) => encoder.encode(id));
+    const agentBytes = visits.agents.map((agent) => encoder.encode(agent));
+    const owners = new Int32Array(visits.count);
+    const words = new Uint32Array(visits.count * WORDS);
     const { digest, digestWords } = this;
-    const end = Math.min(visits.count, job.next + views);
-    let count = job.count;
-    for (let i = job.next; i < end; i++) {
+    let count = 0;
+    for (let i = 0; i < visits.count; i++) {
       const owner = visits.owners[i] as number;
       const hasher = hashers[owner];
       if (!hasher) continue;
@@ -108,30 +88,8 @@ export class VisitHashing {
       words[at + 3] = digestWords[3] as number;
       count += 1;
     }
-    job.count = count;
-    job.next = end;
-    return end >= visits.count;
+    return { count, owners: owners.slice(0, count), words: words.slice(0, count * WORDS) };
   }
-
-  /** The job's new visitors' hashes (its views all stepped through). */
-  finish(job: HashingJob): HashedVisits {
-    return { count: job.count, owners: job.owners.slice(0, job.count), words: job.words.slice(0, job.count * WORDS) };
-  }
-}
-
-/** A batch being hashed (VisitHashing `start`, `step`, `finish`). */
-export interface HashingJob {
-  visits: LoggedVisits;
-  days: string[];
-  room: number;
-  hashers: (VisitorHasher | undefined)[];
-  profileBytes: Uint8Array[];
-  agentBytes: Uint8Array[];
-  owners: Int32Array;
-  words: Uint32Array;
-  /** New hashes so far, and the next view to hash. */
-  count: number;
-  next: number;
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

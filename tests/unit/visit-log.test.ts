@@ -163,25 +163,6 @@ describe("VisitHashing", () => {
     ]);
   });
 
-  test("in slices (start, step, finish: the worker's way) the same hashes as in one go, the room and repeats included", () => {
-    const views: [number, string, string][] = Array.from({ length: 300 }, (_, i) => [
-      i % 2,
-      `10.2.0.${i % 120}`, // 120 visitors in all (the profile and agent follow from i % 120), each seen more than once
-      i % 3 ? CHROME : FIREFOX,
-    ]);
-    const batch = batchOf(views, salt, 100); // room for 100 of them
-    const whole = new VisitHashing().run(batch);
-    for (const slice of [1, 7, 64, 299, 300, 5000]) {
-      const hashing = new VisitHashing();
-      const job = hashing.start(batch);
-      let steps = 1;
-      while (!hashing.step(job, slice)) steps++;
-      expect(steps).toBe(Math.max(1, Math.ceil(300 / slice)));
-      expect(hashesOf(hashing.finish(job))).toEqual(hashesOf(whole));
-    }
-    expect(whole.count).toBe(100);
-  });
-
   test("a view of a day with no salt given is not hashed; a new day's salt starts a new set", () => {
     const hashing = new VisitHashing();
     const batch = batchOf([[0, "10.0.0.1", CHROME]], salt);
@@ -203,13 +184,7 @@ describe("HashingThread", () => {
         `10.1.${(from + k) >> 8}.${(from + k) & 255}`,
         CHROME,
       ]);
-    // The last is many slices long (the worker hashes SLICE_VIEWS at a time, pausing between).
-    return [
-      batchOf(views(0, 500), salt),
-      batchOf(views(250, 800), salt),
-      batchOf(views(0, 900), salt, 50),
-      batchOf(views(0, 9000), salt, 8000),
-    ];
+    return [batchOf(views(0, 500), salt), batchOf(views(250, 800), salt), batchOf(views(0, 900), salt, 50)];
   };
 
   test("the worker thread gives exactly what the same code gives on this thread", async () => {

@@ -64,6 +64,9 @@ export interface CardRender {
 }
 
 /** One pair of issue 14's paired runs: the counted page's req/s and the crawler's, back to back. */
+/** CPU per request (µs) of a run that kept `coresUsed` cores busy at `rps` requests a second. */
+export const usPerRequest = (coresUsed: number, rps: number) => (coresUsed / rps) * 1e6;
+
 export interface CountingPair {
   /** req/s of each run. */
   counted: number;
@@ -104,7 +107,9 @@ export function pairedCost(
   const usMore = (of: (cpu: CpuUse) => number) => {
     const diffs = (pairs ?? []).flatMap((p) =>
       p.countedCpu && p.crawlerCpu
-        ? [(of(p.countedCpu) / p.counted - of(p.crawlerCpu) / p.crawler) * 1e6].filter(Number.isFinite)
+        ? [usPerRequest(of(p.countedCpu), p.counted) - usPerRequest(of(p.crawlerCpu), p.crawler)].filter(
+            Number.isFinite,
+          )
         : [],
     );
     return diffs.length >= 5 ? quantile(diffs, 0.5) : undefined;
@@ -528,7 +533,6 @@ function p99MissExplained(r: Report, x: ScenarioResult): string[] {
 }
 
 /** µs of a process's CPU per request: its cores over the run divided by the req/s. */
-const usPerRequest = (coresUsed: number, rps: number) => (coresUsed / rps) * 1e6;
 
 /**
  * Why counting views costs more than 2 points, from this run's numbers. Throughput is the

@@ -52,6 +52,7 @@ import {
   renderReport,
   type ScaleResult,
   type ScenarioResult,
+  usPerRequest,
 } from "./report";
 import {
   type Avatar,
@@ -896,7 +897,7 @@ async function measureScenarios(
       // The app's and Postgres' CPU per request (µs), and other processes' cores, of each run.
       const use = (run: typeof counted) =>
         run
-          ? `app ${((run.cpu.app / run.rps) * 1e6).toFixed(1)} µs, postgres ${((run.cpu.postgres / run.rps) * 1e6).toFixed(2)} µs, other ${run.cpu.other.toFixed(2)} cores`
+          ? `app ${usPerRequest(run.cpu.app, run.rps).toFixed(1)} µs, postgres ${usPerRequest(run.cpu.postgres, run.rps).toFixed(2)} µs, other ${run.cpu.other.toFixed(2)} cores`
           : "";
       log(
         `  pair ${p}: counted ${pair.counted.toFixed(0)} req/s (${use(counted)}), crawler ${pair.crawler.toFixed(0)} req/s (${use(crawler)}): ${(pair.counted / pair.crawler).toFixed(3)}`,

@@ -54,6 +54,7 @@ import { isbot } from "isbot";
 import type { Database } from "../../db/client";
 import { utcDate } from "../../src/lib/insights";
 import { getSessionUser } from "../auth";
+import type { ProfileOwner } from "../cache";
 import { now, nowMs } from "../clock";
 import type { AppContext } from "../context";
 import { errorFields, log } from "../log";
@@ -145,21 +146,6 @@ interface ViewEntry {
   index: number;
 }
 
-/**
- * A public page the server holds, as countView sees it (api/cache.ts `ProfileOwner`): its
- * owner, and this counter's note on it of where the current batch counts its views. A counted
- * view of a page whose note is current touches only that page's entry (which serving it has
- * just read) and the batch's arrays: the look-up of the owner's id in `views` (a hash of a
- * string and two objects the processor rarely has at hand: about 0.5 µs a view, measured with
- * perf on the bench) is made once per page and batch.
- */
-export interface CountedPage {
-  readonly userId: string | null;
-  countedBy: object | null;
-  countedEpoch: number;
-  countedIndex: number;
-}
-
 /** A Postgres array literal of strings (each quoted), for `unnest`. */
 const textArray = (values: string[]): string => `{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 /** A Postgres array literal of integers. */
@@ -173,7 +159,7 @@ export class InsightsCounter {
   /** The batch's views per entry of `views`, by its index. */
   private counts = new Int32Array(1024);
   /**
-   * The batch that pages' notes (CountedPage) hold for: a new one at each flush, and when the
+   * The batch that pages' notes (ProfileOwner) hold for: a new one at each flush, and when the
    * day of the views changes (a note names an entry of one day).
    */
   private epoch = 1;
@@ -227,7 +213,7 @@ export class InsightsCounter {
   }
 
   /** `viewAt` of a held page (countView): through the page's note when it is this batch's. */
-  viewOf(page: CountedPage, visitorAddress: string | undefined, agent: string, atMs: number) {
+  viewOf(page: ProfileOwner, visitorAddress: string | undefined, agent: string, atMs: number) {
     const day = dayOf(atMs);
     if (page.countedBy === this && page.countedEpoch === this.epoch && day === this.epochDay) {
       this.count(page.countedIndex, visitorAddress, agent);
@@ -531,7 +517,7 @@ export function countView(
   ctx: AppContext,
   request: Request,
   response: Response,
-  page: CountedPage | undefined,
+  page: ProfileOwner | undefined,
   address: () => string | undefined,
 ) {
   const ownerId = page?.userId;

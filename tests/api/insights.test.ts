@@ -6,8 +6,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
+import type { ProfileOwner } from "../../api/cache";
 import { freezeClock, resetClock } from "../../api/clock";
-import { type CountedPage, counterOf, InsightsCounter, MAX_FLUSH_VISITS } from "../../api/insights/counter";
+import { counterOf, InsightsCounter, MAX_FLUSH_VISITS } from "../../api/insights/counter";
 import { MAX_SEEN } from "../../api/insights/visit-hashing";
 import { profileDailyCounts, supplementDailyClicks, visitorBatches, visitSalts } from "../../db/schema";
 import type { InsightsAnswer } from "../../src/lib/insights";
@@ -321,17 +322,17 @@ describe("unique visitors (the day's salt)", () => {
     const a = new InsightsCounter(outage.db, { flushMs: 0 });
     const b = new InsightsCounter(api.ctx.database.db, { flushMs: 0 });
     // Two pages as the cache holds them (api/cache.ts ProfileOwner), with no note yet.
-    const page = (user: ApiUser): CountedPage => ({
+    const page = (user: ApiUser): ProfileOwner => ({
       userId: user.id,
       countedBy: null,
       countedEpoch: 0,
       countedIndex: 0,
     });
     const pages = [page(one), page(two)];
-    const notFound: CountedPage = { userId: null, countedBy: null, countedEpoch: 0, countedIndex: 0 };
+    const notFound: ProfileOwner = { userId: null, countedBy: null, countedEpoch: 0, countedIndex: 0 };
     let clock = Date.parse("2026-06-14T23:59:58Z");
     const view = (c: InsightsCounter, i: number, address: string) =>
-      c.viewOf(pages[i] as CountedPage, address, BROWSER, clock);
+      c.viewOf(pages[i] as ProfileOwner, address, BROWSER, clock);
     try {
       await a.flush(); // the day's salts
       await b.flush();

@@ -583,7 +583,7 @@ export function countingExplained(
     "A counted view reads the User-Agent (isbot's verdict remembered per string), adds one to its page's count (an index",
     "the counter notes on the cached page, so no look-up by user id) and logs its address and User-Agent",
     "for the next flush. The flush hands the log to the app's worker thread, which keys",
-    "each visitor with HMAC-SHA-256 under the day's salt (address, User-Agent, profile; no address is kept) and checks",
+    "each visitor under the day's salt (SHA-256 of the address under an HMAC key per User-Agent and profile, made once per pair a flush; no address is kept) and checks",
     "that hash against the day's set of visitors this instance has seen; Postgres then stores each profile's new hashes",
     `as one row (migration 0010). In this scenario every request is a new visitor (${int(r.config.addresses)} addresses × ${int(r.config.users)} profiles),`,
     "the worst case: every view adds a hash to the set and 16 bytes to the flush; a returning visitor skips both but not the hash.",

@@ -5,13 +5,14 @@
  * or a lock to a request: the public page and /go/{id} only touch the maps below.
  *
  * Unique visitors, without cookies and without storing an address: a view's visitor is
- * HMAC-SHA-256(salt of the UTC day, address + User-Agent + profile id), cut to 16 bytes
- * (./visitor-hash.ts: node:crypto's bytes, with no allocation per view). A view itself only
+ * SHA-256(HMAC-SHA-256(salt of the UTC day, User-Agent + profile id) ‖ address), cut to 16
+ * bytes (./visitor-hash.ts: node:crypto's bytes, with no allocation per view; the HMAC once
+ * per distinct User-Agent and profile of a flush). A view itself only
  * logs its address (as bytes) and its User-Agent (one copy of each distinct one) under its
  * profile's entry (./visit-log.ts); each flush hands the logged views to a worker thread
  * (./hashing-thread.ts, ./hash-worker.ts), which keys them and looks each up in the day's set
  * of hashes this instance has already sent (./hash-set.ts, typed arrays the garbage collector
- * does not scan), so that the HMAC and the look-up, about 0.45 µs of CPU a view, are not on the
+ * does not scan), so that the hashing and the look-up, about 0.15 µs of CPU a view, are not on the
  * thread that answers requests. The salt is random, made by whichever instance first needs it
  * (table visit_salts, shared so that one visitor is one visitor on every instance) and
  * deleted once older than 2 days. Hashes are

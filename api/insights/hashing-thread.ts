@@ -1,6 +1,6 @@
 /**
  * Where the counter's visitor hashes are computed (issue 14): a worker thread
- * (./hash-worker.ts), so that the HMAC and the set look-up of each counted view are not on
+ * (./hash-worker.ts), so that the hash and the set look-up of each counted view are not on
  * the thread that answers requests; the public page's thread only logs the view
  * (./visit-log.ts). If no worker starts, or one fails or does not answer within
  * ANSWER_MS, the same code (./visit-hashing.ts) runs on the calling thread from then on, and

@@ -5,10 +5,11 @@
  * those of the same code on the calling thread, new visitors once, within the room given.
  */
 import { describe, expect, test } from "bun:test";
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { HashingThread } from "../../api/insights/hashing-thread";
 import { type HashedVisits, type VisitBatch, VisitHashing } from "../../api/insights/visit-hashing";
 import { addressStart, type LoggedVisits, VisitLog } from "../../api/insights/visit-log";
+import { storedVisitorHash as hashOf } from "../support/visitor-hash";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -93,8 +94,6 @@ describe("VisitLog", () => {
 });
 
 const DAY = "2026-06-01";
-const hmac = (salt: Uint8Array, address: string, agent: string, profile: string) =>
-  createHmac("sha256", salt).update(`${address}\n${agent}\n${profile}`).digest().subarray(0, 16).toString("hex");
 
 /** The batch of `views` ([profile index, address, agent]) over `profiles` on `DAY`. */
 function batchOf(
@@ -117,7 +116,7 @@ const hashesOf = (hashed: HashedVisits): [number, string][] =>
 describe("VisitHashing", () => {
   const salt = randomBytes(32);
 
-  test("each new visitor's HMAC once, in view order; a known one (this batch or an earlier one) adds none", () => {
+  test("each new visitor's hash once, in view order; a known one (this batch or an earlier one) adds none", () => {
     const hashing = new VisitHashing();
     const first = hashing.run(
       batchOf(
@@ -132,10 +131,10 @@ describe("VisitHashing", () => {
       ),
     );
     expect(hashesOf(first)).toEqual([
-      [0, hmac(salt, "10.0.0.1", CHROME, "p0")],
-      [1, hmac(salt, "10.0.0.1", CHROME, "p1")],
-      [0, hmac(salt, "10.0.0.1", FIREFOX, "p0")],
-      [0, hmac(salt, "2001:db8::1", CHROME, "p0")],
+      [0, hashOf(salt, "10.0.0.1", CHROME, "p0")],
+      [1, hashOf(salt, "10.0.0.1", CHROME, "p1")],
+      [0, hashOf(salt, "10.0.0.1", FIREFOX, "p0")],
+      [0, hashOf(salt, "2001:db8::1", CHROME, "p0")],
     ]);
     const second = hashing.run(
       batchOf(
@@ -146,21 +145,41 @@ describe("VisitHashing", () => {
         salt,
       ),
     );
-    expect(hashesOf(second)).toEqual([[1, hmac(salt, "10.0.0.9", CHROME, "p1")]]);
+    expect(hashesOf(second)).toEqual([[1, hashOf(salt, "10.0.0.9", CHROME, "p1")]]);
   });
 
   test("past the room a new visitor is neither kept nor remembered: counted once there is room", () => {
     const hashing = new VisitHashing();
     const views: [number, string, string][] = [0, 1, 2, 3].map((i) => [0, `10.0.0.${i}`, CHROME]);
     expect(hashesOf(hashing.run(batchOf(views, salt, 2))).map((h) => h[1])).toEqual([
-      hmac(salt, "10.0.0.0", CHROME, "p0"),
-      hmac(salt, "10.0.0.1", CHROME, "p0"),
+      hashOf(salt, "10.0.0.0", CHROME, "p0"),
+      hashOf(salt, "10.0.0.1", CHROME, "p0"),
     ]);
     expect(hashing.run(batchOf(views, salt, 0)).count).toBe(0);
     expect(hashesOf(hashing.run(batchOf(views, salt, 10))).map((h) => h[1])).toEqual([
-      hmac(salt, "10.0.0.2", CHROME, "p0"),
-      hmac(salt, "10.0.0.3", CHROME, "p0"),
+      hashOf(salt, "10.0.0.2", CHROME, "p0"),
+      hashOf(salt, "10.0.0.3", CHROME, "p0"),
     ]);
+  });
+
+  // One pair key per (profile, User-Agent) of a batch, kept for its other views: in a table
+  // when profiles × User-Agents are at most 2^20, else in a map. Every view's hash must be its
+  // own pair's, whichever view made that key and however the views interleave.
+  test.each([
+    ["a table (40 profiles × 30 User-Agents)", 40, 30],
+    ["a map (1,100 profiles × 1,000 User-Agents)", 1100, 1000],
+  ])("pair keys kept in %s: each view hashed under its own profile and User-Agent", (_what, owners, agents) => {
+    const profiles = Array.from({ length: owners }, (_, i) => `profile_${i}`);
+    const views: [number, string, string][] = [];
+    for (let i = 0; i < 3000; i++) {
+      const owner = (i * 7) % owners;
+      views.push([owner, `10.2.${i >> 8}.${i & 255}`, `Agent/${(i * 13) % agents}`]);
+      if (i % 3 === 0) views.push([owner, `10.3.${i >> 8}.${i & 255}`, `Agent/${(i * 13) % agents}`]); // the same pair again
+    }
+    const hashed = new VisitHashing().run(batchOf(views, salt, 10_000, profiles));
+    expect(hashesOf(hashed)).toEqual(
+      views.map(([owner, address, agent]) => [owner, hashOf(salt, address, agent, profiles[owner] as string)]),
+    );
   });
 
   test("a view of a day with no salt given is not hashed; a new day's salt starts a new set", () => {
@@ -171,7 +190,7 @@ describe("VisitHashing", () => {
     const next = randomBytes(32);
     const tomorrow = { ...batchOf([[0, "10.0.0.1", CHROME]], next), days: ["2026-06-02", "2026-06-02"] };
     const hashed = hashing.run({ ...tomorrow, salts: [["2026-06-02", next]] });
-    expect(hashesOf(hashed)).toEqual([[0, hmac(next, "10.0.0.1", CHROME, "p0")]]);
+    expect(hashesOf(hashed)).toEqual([[0, hashOf(next, "10.0.0.1", CHROME, "p0")]]);
   });
 });
 

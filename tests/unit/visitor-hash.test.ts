@@ -1,16 +1,18 @@
 /**
- * api/insights/visitor-hash.ts: the hashing worker's HMAC-SHA-256 of a visitor, written without
- * allocating, gives exactly node:crypto's HMAC for every kind of input (SECURITY.md promises
- * that definition; tests/api/insights.test.ts checks a stored one end to end).
+ * api/insights/visitor-hash.ts: the hashing worker's keyed hash of a visitor, written without
+ * allocating, gives exactly node:crypto's SHA-256(HMAC-SHA-256(salt, User-Agent "\n" profile) ‖
+ * address) for every kind of input (SECURITY.md promises that definition;
+ * tests/api/insights.test.ts checks a stored one end to end).
  */
 import { describe, expect, test } from "bun:test";
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { VisitorHasher } from "../../api/insights/visitor-hash";
+import { visitorHash } from "../support/visitor-hash";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
 const want = (key: Uint8Array, address: string, agent: string, profile: string) =>
-  createHmac("sha256", key).update(`${address}\n${agent}\n${profile}`).digest("hex");
+  visitorHash(key, address, agent, profile).toString("hex");
 
 const encoder = new TextEncoder();
 
@@ -46,14 +48,17 @@ describe("VisitorHasher", () => {
     ["a lone surrogate", "203.0.113.7", "bad \ud800 half", "user_abc"],
     ["a newline inside the User-Agent", "203.0.113.7", "a\nb", "user_abc"],
     ["a long User-Agent (1,300 characters)", "203.0.113.7", "x".repeat(1300), "user_abc"],
-    // 11 + 1 + agent + 1 + 8 bytes: the in-place buffer holds 4,096.
-    ["a message of exactly 4,096 bytes (in place)", "203.0.113.7", "x".repeat(4075), "user_abc"],
-    ["a message of 4,097 bytes (the hasher)", "203.0.113.7", "x".repeat(4076), "user_abc"],
+    // The pair key's message, agent + 1 + 8 bytes: the in-place buffer holds 4,096.
+    ["a pair key's message of exactly 4,096 bytes (in place)", "203.0.113.7", "x".repeat(4087), "user_abc"],
+    ["a pair key's message of 4,097 bytes (the hasher)", "203.0.113.7", "x".repeat(4088), "user_abc"],
+    // The visitor's message after the pair key: the in-place buffer holds 256 bytes of address.
+    ["an address of 256 bytes (in place; no proxy writes one)", "1".repeat(256), CHROME, "user_abc"],
+    ["an address of 257 bytes (the hasher)", "1".repeat(257), CHROME, "user_abc"],
     ["a User-Agent over the in-place limit (the hasher)", "203.0.113.7", "x".repeat(5000), "user_abc"],
     ["a long non-ASCII User-Agent", "203.0.113.7", "é".repeat(1500), "user_abc"],
     ["a 32-character profile id", "198.51.100.1", CHROME, "ShxyNFC0fPtv5wcdWTLAkQIn8ojoQUz0"],
   ])(
-    "%s: node:crypto's HMAC, the address alone in its buffer and between two others",
+    "%s: node:crypto's hashes, the address alone in its buffer and between two others",
     (_what, address, agent, profile) => {
       expect(got(salt, address, agent, profile)).toBe(want(salt, address, agent, profile));
       expect(got(salt, address, agent, profile, true)).toBe(want(salt, address, agent, profile));
@@ -70,7 +75,7 @@ describe("VisitorHasher", () => {
     expect(got(key, "203.0.113.7", CHROME, "user_abc")).toBe(want(key, "203.0.113.7", CHROME, "user_abc"));
   });
 
-  test("one hasher, many visitors in a row: each its own HMAC (nothing left from the one before)", () => {
+  test("one hasher, many visitors in a row: each its own hash (nothing left from the one before)", () => {
     const hasher = new VisitorHasher(salt);
     const agents = ["x".repeat(900), "short", CHROME, "", "é".repeat(10)];
     for (let i = 0; i < 50; i++) {

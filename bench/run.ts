@@ -28,6 +28,8 @@
  * (BENCHMARKS.md), BENCH_QUIET_WAIT (s to wait for other processes to calm down before the
  * warm-up and each round, 30), BENCH_ONLY (comma-separated ids; the ceiling always runs),
  * BENCH_APP_FLAGS (extra Bun flags for the app, e.g. "--cpu-prof-md --cpu-prof-dir=/tmp/prof"),
+ * BENCH_APP_ENV (extra environment for the app, space-separated KEY=VALUE, e.g.
+ * "BUN_JSC_reportFTLCompileTimes=1 BUN_JSC_logGC=1": JavaScriptCore's reports, in the app's log),
  * BENCH_KEEP_WORKDIR=1 (keep the work folder: the app's request log, the Lua scripts, results.json).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -177,6 +179,13 @@ const config = {
     .filter(Boolean),
   /** Extra Bun flags for the app process, e.g. "--cpu-prof-md --cpu-prof-dir=/tmp/prof". */
   appFlags: (env.BENCH_APP_FLAGS ?? "").split(/\s+/).filter(Boolean),
+  /** Extra environment for the app (diagnostics only: the measured app is configured by appEnv). */
+  appEnv: Object.fromEntries(
+    (env.BENCH_APP_ENV ?? "")
+      .split(/\s+/)
+      .filter((pair) => pair.includes("="))
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  ) as Record<string, string>,
   /** Seconds to wait, before the warm-up and before each round, for other processes to calm down. */
   quietWait: num("BENCH_QUIET_WAIT", 30),
 };
@@ -233,6 +242,7 @@ function appEnv(
     ...(database ? { DATABASE_URL: database.appUrl } : { DATA_DIR: dataDir ?? "./data" }),
     BETTER_AUTH_SECRET: secret,
     TRUST_PROXY: "true",
+    ...config.appEnv,
   };
 }
 

@@ -179,7 +179,7 @@ const config = {
     .filter(Boolean),
   /** Extra Bun flags for the app process, e.g. "--cpu-prof-md --cpu-prof-dir=/tmp/prof". */
   appFlags: (env.BENCH_APP_FLAGS ?? "").split(/\s+/).filter(Boolean),
-  /** Extra environment for the app (diagnostics only: the measured app is configured by appEnv). */
+  /** Extra environment for the app (diagnostics only: it cannot override appEnv's own settings). */
   appEnv: Object.fromEntries(
     (env.BENCH_APP_ENV ?? "")
       .split(/\s+/)
@@ -235,6 +235,8 @@ function appEnv(
   }
   return {
     ...base,
+    // First, so that a diagnostic cannot change what the measured app is configured as.
+    ...config.appEnv,
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: String(port),
@@ -242,7 +244,6 @@ function appEnv(
     ...(database ? { DATABASE_URL: database.appUrl } : { DATA_DIR: dataDir ?? "./data" }),
     BETTER_AUTH_SECRET: secret,
     TRUST_PROXY: "true",
-    ...config.appEnv,
   };
 }
 

@@ -8,7 +8,7 @@
  */
 import { HASH_BYTES, HashSet16 } from "./hash-set";
 import { addressStart, type LoggedVisits } from "./visit-log";
-import { PAIR_KEY_BYTES, VisitorHasher } from "./visitor-hash";
+import { PAIR_KEY_WORDS, VisitorHasher } from "./visitor-hash";
 
 /**
  * Hashes one instance remembers having sent today (beyond it Postgres still tells new from
@@ -38,7 +38,6 @@ export interface HashedVisits {
 }
 
 const WORDS = HASH_BYTES / 4;
-const PAIR_KEY_WORDS = PAIR_KEY_BYTES / 4;
 const encoder = new TextEncoder();
 
 export class VisitHashing {

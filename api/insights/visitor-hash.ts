@@ -32,8 +32,9 @@
 const BLOCK = 64;
 const DIGEST = 32;
 /** Bytes of a pair key. */
-export const PAIR_KEY_BYTES = DIGEST;
-const PAIR_KEY_WORDS = PAIR_KEY_BYTES / 4;
+const PAIR_KEY_BYTES = DIGEST;
+/** 32-bit words of a pair key, as callers keep them (`visitor` reads them so). */
+export const PAIR_KEY_WORDS = PAIR_KEY_BYTES / 4;
 /** Bytes of a pair key's message (User-Agent, profile id) held in place. */
 const MAX_MESSAGE = 4096;
 /** Bytes of address held in place after a pair key (an IP address in text has at most 45). */
@@ -64,9 +65,6 @@ export class VisitorHasher {
   /** A pair key, then an address. */
   private readonly visitorMessage = new Prefixes(new Uint8Array(PAIR_KEY_BYTES + MAX_ADDRESS));
   private readonly visitorWords = new Uint32Array(this.visitorMessage.buffer.buffer, 0, PAIR_KEY_WORDS);
-  /** One pair key, for `hash`. */
-  private readonly pairKeyWords = new Uint32Array(PAIR_KEY_WORDS);
-  private readonly pairKeyBytes = new Uint8Array(this.pairKeyWords.buffer);
   /** The hasher's answer (Bun's `digest` into a buffer asks for at least 64 bytes). */
   private readonly scratch = new Uint8Array(64);
 
@@ -78,15 +76,6 @@ export class VisitorHasher {
       inner[i] = byte ^ 0x36;
       this.outer[i] = byte ^ 0x5c;
     }
-  }
-
-  /**
-   * The visitor hash (32 bytes, at the start of `out`) of the address in `bytes[from .. to)`,
-   * the User-Agent and the profile id (each UTF-8): `pairKey`, then `visitor`.
-   */
-  hash(bytes: Uint8Array, from: number, to: number, agent: Uint8Array, profileId: Uint8Array, out: Uint8Array): void {
-    this.pairKey(agent, profileId, this.pairKeyBytes);
-    this.visitor(this.pairKeyWords, 0, bytes, from, to, out);
   }
 
   /** HMAC-SHA-256(salt, agent ‖ "\n" ‖ profileId) into the first 32 bytes of `out`. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { VisitorHasher } from "../../api/insights/visitor-hash";
+import { PAIR_KEY_WORDS, VisitorHasher } from "../../api/insights/visitor-hash";
 import { visitorHash } from "../support/visitor-hash";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
@@ -16,21 +16,24 @@ const want = (key: Uint8Array, address: string, agent: string, profile: string) 
 
 const encoder = new TextEncoder();
 
-/** The worker's call, each part as UTF-8 bytes: the address alone in its buffer, or (`within`) between two others. */
+/**
+ * The worker's calls, each part as UTF-8 bytes: the pair key into the second of three key
+ * places in a Uint32Array (as the worker keeps its batch's keys), then the visitor from it;
+ * the address alone in its buffer, or (`within`) between two others.
+ */
 const hashWith = (hasher: VisitorHasher, address: string, agent: string, profile: string, within = false) => {
   const out = new Uint8Array(64);
+  const keys = new Uint32Array(3 * PAIR_KEY_WORDS);
+  hasher.pairKey(
+    encoder.encode(agent),
+    encoder.encode(profile),
+    new Uint8Array(keys.buffer, PAIR_KEY_WORDS * 4, PAIR_KEY_WORDS * 4),
+  );
   const before = within ? encoder.encode("10.0.0.1") : new Uint8Array(0);
   const after = within ? encoder.encode("10.0.0.2") : new Uint8Array(0);
   const encoded = encoder.encode(address);
   const bytes = new Uint8Array([...before, ...encoded, ...after]);
-  hasher.hash(
-    bytes,
-    before.length,
-    before.length + encoded.length,
-    encoder.encode(agent),
-    encoder.encode(profile),
-    out,
-  );
+  hasher.visitor(keys, PAIR_KEY_WORDS, bytes, before.length, before.length + encoded.length, out);
   return Buffer.from(out.subarray(0, 32)).toString("hex");
 };
 

@@ -30,11 +30,14 @@
  * BENCH_APP_FLAGS (extra Bun flags for the app, e.g. "--cpu-prof-md --cpu-prof-dir=/tmp/prof"),
  * BENCH_APP_ENV (extra environment for the app, space-separated KEY=VALUE, e.g.
  * "BUN_JSC_reportFTLCompileTimes=1 BUN_JSC_logGC=1": JavaScriptCore's reports, in the app's log),
- * BENCH_KEEP_WORKDIR=1 (keep the work folder: the app's request log, the Lua scripts, results.json).
+ * BENCH_KEEP_WORKDIR=1 (keep the work folder: the app's request log, the Lua scripts, results.json),
+ * BENCH_PERF (a folder: Linux perf profiles the app during issue 14's paired runs, with its
+ * JIT code named; then `bun bench/perf-diff.ts FOLDER` shows where the counted page's extra
+ * CPU goes. perf's own work disturbs the runs, so such a run needs its own BENCH_OUT).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import postgres from "postgres";
 import { parseConfig } from "../api/config";
 import { LINK_CACHE_BYTES } from "../api/link-cache";
@@ -45,6 +48,8 @@ import { CpuMeter, type CpuUse, memory, resetPeak } from "./cpu";
 import { CHROMIUM_PATH, measureJs, type PageJs } from "./js-size";
 import { type LighthouseResult, runLighthouse } from "./lighthouse";
 import type { MemoryProbe } from "./memory-probe";
+import type { ProfiledRun } from "./perf-diff";
+import { writePerfMap } from "./perf-map";
 import { type BenchDatabase, createExternalDatabase, startCluster } from "./postgres";
 import { installSignalHandlers, type Service, startService, waitForHttp } from "./proc";
 import {
@@ -188,7 +193,16 @@ const config = {
   ) as Record<string, string>,
   /** Seconds to wait, before the warm-up and before each round, for other processes to calm down. */
   quietWait: num("BENCH_QUIET_WAIT", 30),
+  /** A folder for perf profiles of the paired runs (a diagnostic: perf disturbs what it measures). */
+  perfDir: env.BENCH_PERF || undefined,
 };
+if (config.perfDir && resolve(config.out) === join(ROOT, "BENCHMARKS.md")) {
+  throw new Error("BENCH_PERF disturbs the runs it profiles: set BENCH_OUT to a file other than BENCHMARKS.md");
+}
+/** Profiling rate (Hz) and JavaScriptCore's JIT dump, with BENCH_PERF (bench/perf-map.ts). */
+const PERF_HZ = 999;
+const jitDumpDir = config.perfDir ? join(config.perfDir, "jit") : undefined;
+if (jitDumpDir) mkdirSync(jitDumpDir, { recursive: true });
 if (config.addresses < 1 || config.addresses > MAX_ADDRESS_POOL) {
   throw new Error(`BENCH_ADDRESSES must be from 1 to ${MAX_ADDRESS_POOL}`);
 }
@@ -217,6 +231,36 @@ async function text(cmd: string[]): Promise<string> {
 }
 
 /**
+ * With BENCH_PERF: `perf record` of the app from 1 s into a paired run for all but its last
+ * second (call graphs; no build-id pass, whose work would spill into the next run). Resolves
+ * when perf has written the file.
+ */
+async function profileRun(appPid: number, name: string): Promise<Omit<ProfiledRun, "pair" | "scenario" | "rps">> {
+  const seconds = Math.max(1, config.pairSeconds - 2);
+  const file = join(config.perfDir as string, `${name}.data`);
+  await Bun.sleep(1000);
+  const args = `record -B -q -F ${PERF_HZ} -g -p ${appPid} -o`.split(" ");
+  const perf = Bun.spawn(["perf", ...args, file, "--", "sleep", String(seconds)], {
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const code = await perf.exited;
+  if (code !== 0) throw new Error(`perf record exited with ${code} (is perf installed, and may it profile?)`);
+  return { file, seconds, hz: PERF_HZ };
+}
+
+/** With BENCH_PERF: the runs' list for bench/perf-diff.ts, and the app's JIT code named for perf (bench/perf-map.ts). */
+function finishProfiles(appPid: number, profiled: ProfiledRun[]) {
+  const dir = config.perfDir as string;
+  writeFileSync(join(dir, "runs.json"), `${JSON.stringify(profiled, null, 2)}\n`);
+  const dump = readdirSync(jitDumpDir as string).find((name) => name.endsWith(`-${appPid}.dump`));
+  const map = dump ? writePerfMap(join(jitDumpDir as string, dump), process.hrtime.bigint()) : "(no JIT dump found)";
+  log(
+    `perf profiles of ${profiled.length} paired runs in ${dir}; JIT names in ${map}; see: bun bench/perf-diff.ts ${dir}`,
+  );
+}
+
+/**
  * The environment of the app: what `npm start` with deploy/env.example sets, nothing
  * inherited that could change its behaviour. Request logging (LOG_LEVEL info), rate limits
  * and view counting are at their defaults (on); TRUST_PROXY=true as behind Caddy: the client
@@ -237,6 +281,7 @@ function appEnv(
     ...base,
     // First, so that a diagnostic cannot change what the measured app is configured as.
     ...config.appEnv,
+    ...(jitDumpDir ? { BUN_JSC_useJITDump: "1", BUN_JSC_jitDumpDirectory: jitDumpDir } : {}),
     NODE_ENV: "production",
     HOST: "127.0.0.1",
     PORT: String(port),
@@ -881,6 +926,7 @@ async function measureScenarios(
   // Back to back, so that both runs of a pair see the same machine: the ceiling moves by
   // ±20% between rounds here, more than the 2 points to be told apart. The order alternates.
   const pairs: CountingPair[] = [];
+  const profiled: ProfiledRun[] = [];
   const countedPage = rounds.find((s) => s.id === "profile-counted");
   const crawlerPage = rounds.find((s) => s.id === "profile-crawler");
   if (countedPage && crawlerPage && config.pairs > 0) {
@@ -893,8 +939,10 @@ async function measureScenarios(
       for (const s of p % 2 ? [countedPage, crawlerPage] : [crawlerPage, countedPage]) {
         await Bun.sleep(300);
         const before = meter.snapshot();
+        const profile = config.perfDir ? profileRun(appPid, `pair-${p}-${s.id}`) : undefined;
         const result = await once(s, config.pairSeconds, false);
         runs.set(s.id, { rps: result.rps, cpu: meter.between(before, meter.snapshot(), result.wrkCpuSeconds) });
+        if (profile) profiled.push({ pair: p, scenario: s.id, rps: result.rps, ...(await profile) });
       }
       const counted = runs.get(countedPage.id);
       const crawler = runs.get(crawlerPage.id);
@@ -915,6 +963,8 @@ async function measureScenarios(
       );
     }
   }
+
+  if (config.perfDir && profiled.length > 0) finishProfiles(appPid, profiled);
 
   // ---- statements of each kind of request, one request at a time ---------------------
   const probes = counter ? await measureProbes(setup, counter) : [];

@@ -29,7 +29,8 @@
  * change also drops its own copies before it answers (`invalidate`), so the next
  * request there is fresh whatever the notification's timing. A fill that raced with
  * an invalidation is not stored. If the listening connection is lost, everything is
- * dropped when it is back, and entries expire after `ttlMs` in any case.
+ * dropped when it is back, and entries expire after `ttlMs` at the latest in any case
+ * (each at a random moment of its last quarter: ./ttl.ts).
  */
 import type { User } from "../db/schema";
 import { isValidUsername } from "../src/lib/validation";
@@ -38,6 +39,7 @@ import { DEFAULT_IMAGE_BYTES, ImageCache } from "./image-cache";
 import { LinkCache } from "./link-cache";
 import { log } from "./log";
 import { markSecured, securedHeaders } from "./security";
+import { expiresAt } from "./ttl";
 
 export const CHANGES_CHANNEL = "stacktrack_changes";
 /** Set by the profile page for the server's cache bookkeeping; removed before sending. */
@@ -75,7 +77,8 @@ interface ProfileEntry extends ProfileOwner {
   json?: CachedBody;
   card?: CachedBody;
   qr?: CachedBody;
-  at: number;
+  /** When it expires (./ttl.ts): from the first of its bodies, which all go together. */
+  expiresAt: number;
   /** What this entry holds in memory, roughly (bodies, headers, key). */
   bytes: number;
 }
@@ -88,7 +91,7 @@ export function cachedBodyBytes(body: CachedBody): number {
 }
 
 export interface CachesOptions {
-  /** Entries expire after this long whatever happens (5 minutes). */
+  /** Entries expire after at most this long whatever happens (5 minutes; ./ttl.ts spreads them over its last quarter). */
   ttlMs?: number;
   /** The most bytes of profile pages and JSON kept (PROFILE_CACHE_MB). */
   profileBytes?: number;
@@ -127,12 +130,12 @@ function makeRoom<K, V>(map: Map<K, V>, max: number, drop: (key: K) => void = (k
 }
 
 export class Caches {
-  private users = new Map<string, { user: User; at: number }>();
+  private users = new Map<string, { user: User; expiresAt: number }>();
   private profiles = new Map<string, ProfileEntry>();
   private keysByUser = new Map<string, Set<string>>();
-  private lists = new Map<string, { premium: boolean; body: CachedBody; at: number }>();
+  private lists = new Map<string, { premium: boolean; body: CachedBody; expiresAt: number }>();
   /** GET /api/today bodies per user, by date (issue 19); dropped with the user and on `t` notifications. */
-  private todays = new Map<string, Map<string, { body: CachedBody; at: number }>>();
+  private todays = new Map<string, Map<string, { body: CachedBody; expiresAt: number }>>();
   private sessions = new Map<string, SessionEntry>();
   private sessionsByUser = new Map<string, Set<string>>();
   /** A fill started before an invalidation of its key is not stored. */
@@ -192,7 +195,7 @@ export class Caches {
   getUser(id: string): User | undefined {
     const hit = this.users.get(id);
     if (!hit) return undefined;
-    if (Date.now() - hit.at > this.ttlMs) {
+    if (Date.now() >= hit.expiresAt) {
       this.users.delete(id);
       return undefined;
     }
@@ -202,14 +205,14 @@ export class Caches {
   setUser(user: User, since: number) {
     if (this.stale(`u:${user.id}`, since)) return;
     makeRoom(this.users, MAX_USERS);
-    this.users.set(user.id, { user, at: Date.now() });
+    this.users.set(user.id, { user, expiresAt: expiresAt(this.ttlMs) });
   }
 
   /** A user's supplement list as rendered for `premium`, if this instance has it. */
   getList(userId: string, premium: boolean): CachedBody | undefined {
     const hit = this.lists.get(userId);
     if (!hit) return undefined;
-    if (hit.premium !== premium || Date.now() - hit.at > this.ttlMs) {
+    if (hit.premium !== premium || Date.now() >= hit.expiresAt) {
       this.dropList(userId);
       return undefined;
     }
@@ -223,7 +226,7 @@ export class Caches {
     if (size > this.maxAnswerBytes) return; // would never fit
     this.dropList(userId);
     makeRoom(this.lists, MAX_LISTS, (oldest) => this.dropList(oldest));
-    this.lists.set(userId, { premium, body, at: Date.now() });
+    this.lists.set(userId, { premium, body, expiresAt: expiresAt(this.ttlMs) });
     this.addAnswer(`l|${userId}`, { size, userId });
   }
 
@@ -260,7 +263,7 @@ export class Caches {
   getToday(userId: string, date: string): CachedBody | undefined {
     const hit = this.todays.get(userId)?.get(date);
     if (!hit) return undefined;
-    if (Date.now() - hit.at > this.ttlMs) {
+    if (Date.now() >= hit.expiresAt) {
       this.dropToday(userId, date);
       return undefined;
     }
@@ -280,7 +283,7 @@ export class Caches {
       this.todays.set(userId, byDate);
     }
     makeRoom(byDate, 8, (oldest) => this.dropToday(userId, oldest));
-    byDate.set(date, { body, at: Date.now() });
+    byDate.set(date, { body, expiresAt: expiresAt(this.ttlMs) });
     this.addAnswer(`t|${userId}|${date}`, { size, userId, date });
   }
 
@@ -346,7 +349,7 @@ export class Caches {
     const key = name.toLowerCase();
     const entry = this.profiles.get(key);
     if (!entry) return undefined;
-    if (Date.now() - entry.at > this.ttlMs) {
+    if (Date.now() >= entry.expiresAt) {
       this.dropProfile(key);
       return undefined;
     }
@@ -377,7 +380,7 @@ export class Caches {
       makeRoom(this.profiles, MAX_PROFILES, (oldest) => this.dropProfile(oldest));
       entry = {
         userId,
-        at: Date.now(),
+        expiresAt: expiresAt(this.ttlMs),
         bytes: ENTRY_OVERHEAD + key.length * 2,
         countedBy: null,
         countedEpoch: 0,

@@ -11,12 +11,13 @@
  * answers). An unknown id has no owner to be announced by, so every such announcement drops
  * every unknown id too (a supplement just created may be one of them). A fill that began
  * before a drop that concerns it is not stored (the epoch rule of the other caches), entries
- * expire after `ttlMs` whatever happens, and everything is dropped when the listening
+ * expire after `ttlMs` at the latest whatever happens (./ttl.ts), and everything is dropped when the listening
  * connection comes back. Capped in bytes (LINK_CACHE_BYTES) and entries, least recently used
  * first.
  */
 
 import { FillGuard, OwnedLru } from "./fill-guard";
+import { expiresAt } from "./ttl";
 
 export interface HeldLink {
   id: number;
@@ -24,7 +25,8 @@ export interface HeldLink {
   ownerId: string | null;
   /** Where /go/{id} redirects; null when it answers 404. */
   target: string | null;
-  at: number;
+  /** When it expires (./ttl.ts). */
+  expiresAt: number;
   bytes: number;
 }
 
@@ -64,7 +66,7 @@ export class LinkCache {
 
   get(id: number): HeldLink | undefined {
     const entry = this.lru.get(id);
-    if (entry && Date.now() - entry.at > this.ttlMs) {
+    if (entry && Date.now() >= entry.expiresAt) {
       this.lru.remove(id);
       return undefined;
     }
@@ -80,7 +82,7 @@ export class LinkCache {
       id,
       ownerId,
       target,
-      at: Date.now(),
+      expiresAt: expiresAt(this.ttlMs),
       bytes: LINK_OVERHEAD + (target?.length ?? 0) * 2 + (ownerId?.length ?? 0) * 2,
     };
     if (!this.guard.stale(ownerId ? `u:${ownerId}` : UNKNOWN, since)) this.lru.set(id, entry);

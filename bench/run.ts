@@ -254,7 +254,8 @@ function finishProfiles(appPid: number, profiled: ProfiledRun[]) {
   const dir = config.perfDir as string;
   writeFileSync(join(dir, "runs.json"), `${JSON.stringify(profiled, null, 2)}\n`);
   const dump = readdirSync(jitDumpDir as string).find((name) => name.endsWith(`-${appPid}.dump`));
-  const map = dump ? writePerfMap(join(jitDumpDir as string, dump), process.hrtime.bigint()) : "(no JIT dump found)";
+  // Right after the paired runs: every code load so far, the newest at each address.
+  const map = dump ? writePerfMap(join(jitDumpDir as string, dump)) : "(no JIT dump found)";
   log(
     `perf profiles of ${profiled.length} paired runs in ${dir}; JIT names in ${map}; see: bun bench/perf-diff.ts ${dir}`,
   );

@@ -39,7 +39,7 @@ import { DEFAULT_IMAGE_BYTES, ImageCache } from "./image-cache";
 import { LinkCache } from "./link-cache";
 import { log } from "./log";
 import { markSecured, securedHeaders } from "./security";
-import { expiresAt } from "./ttl";
+import { expired, expiresAfter } from "./ttl";
 
 export const CHANGES_CHANNEL = "stacktrack_changes";
 /** Set by the profile page for the server's cache bookkeeping; removed before sending. */
@@ -195,7 +195,7 @@ export class Caches {
   getUser(id: string): User | undefined {
     const hit = this.users.get(id);
     if (!hit) return undefined;
-    if (Date.now() >= hit.expiresAt) {
+    if (expired(hit)) {
       this.users.delete(id);
       return undefined;
     }
@@ -205,14 +205,14 @@ export class Caches {
   setUser(user: User, since: number) {
     if (this.stale(`u:${user.id}`, since)) return;
     makeRoom(this.users, MAX_USERS);
-    this.users.set(user.id, { user, expiresAt: expiresAt(this.ttlMs) });
+    this.users.set(user.id, { user, expiresAt: expiresAfter(this.ttlMs) });
   }
 
   /** A user's supplement list as rendered for `premium`, if this instance has it. */
   getList(userId: string, premium: boolean): CachedBody | undefined {
     const hit = this.lists.get(userId);
     if (!hit) return undefined;
-    if (hit.premium !== premium || Date.now() >= hit.expiresAt) {
+    if (hit.premium !== premium || expired(hit)) {
       this.dropList(userId);
       return undefined;
     }
@@ -226,7 +226,7 @@ export class Caches {
     if (size > this.maxAnswerBytes) return; // would never fit
     this.dropList(userId);
     makeRoom(this.lists, MAX_LISTS, (oldest) => this.dropList(oldest));
-    this.lists.set(userId, { premium, body, expiresAt: expiresAt(this.ttlMs) });
+    this.lists.set(userId, { premium, body, expiresAt: expiresAfter(this.ttlMs) });
     this.addAnswer(`l|${userId}`, { size, userId });
   }
 
@@ -263,7 +263,7 @@ export class Caches {
   getToday(userId: string, date: string): CachedBody | undefined {
     const hit = this.todays.get(userId)?.get(date);
     if (!hit) return undefined;
-    if (Date.now() >= hit.expiresAt) {
+    if (expired(hit)) {
       this.dropToday(userId, date);
       return undefined;
     }
@@ -283,7 +283,7 @@ export class Caches {
       this.todays.set(userId, byDate);
     }
     makeRoom(byDate, 8, (oldest) => this.dropToday(userId, oldest));
-    byDate.set(date, { body, expiresAt: expiresAt(this.ttlMs) });
+    byDate.set(date, { body, expiresAt: expiresAfter(this.ttlMs) });
     this.addAnswer(`t|${userId}|${date}`, { size, userId, date });
   }
 
@@ -349,7 +349,7 @@ export class Caches {
     const key = name.toLowerCase();
     const entry = this.profiles.get(key);
     if (!entry) return undefined;
-    if (Date.now() >= entry.expiresAt) {
+    if (expired(entry)) {
       this.dropProfile(key);
       return undefined;
     }
@@ -380,7 +380,7 @@ export class Caches {
       makeRoom(this.profiles, MAX_PROFILES, (oldest) => this.dropProfile(oldest));
       entry = {
         userId,
-        expiresAt: expiresAt(this.ttlMs),
+        expiresAt: expiresAfter(this.ttlMs),
         bytes: ENTRY_OVERHEAD + key.length * 2,
         countedBy: null,
         countedEpoch: 0,

@@ -17,7 +17,7 @@
  */
 
 import { FillGuard, OwnedLru } from "./fill-guard";
-import { expiresAt } from "./ttl";
+import { expired, expiresAfter } from "./ttl";
 
 export interface HeldLink {
   id: number;
@@ -66,7 +66,7 @@ export class LinkCache {
 
   get(id: number): HeldLink | undefined {
     const entry = this.lru.get(id);
-    if (entry && Date.now() >= entry.expiresAt) {
+    if (entry && expired(entry)) {
       this.lru.remove(id);
       return undefined;
     }
@@ -82,7 +82,7 @@ export class LinkCache {
       id,
       ownerId,
       target,
-      expiresAt: expiresAt(this.ttlMs),
+      expiresAt: expiresAfter(this.ttlMs),
       bytes: LINK_OVERHEAD + (target?.length ?? 0) * 2 + (ownerId?.length ?? 0) * 2,
     };
     if (!this.guard.stale(ownerId ? `u:${ownerId}` : UNKNOWN, since)) this.lru.set(id, entry);

@@ -11,5 +11,8 @@
 export const TTL_SPREAD = 0.25;
 
 /** The moment (ms, as Date.now) an entry filled at `now` expires; `random` in [0, 1). */
-export const expiresAt = (ttlMs: number, now: number = Date.now(), random: number = Math.random()): number =>
+export const expiresAfter = (ttlMs: number, now: number = Date.now(), random: number = Math.random()): number =>
   now + ttlMs * (1 - TTL_SPREAD * random);
+
+/** Whether an entry whose `expiresAt` came from `expiresAfter` has expired (from that moment on). */
+export const expired = (entry: { expiresAt: number }): boolean => Date.now() >= entry.expiresAt;

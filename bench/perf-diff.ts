@@ -89,10 +89,10 @@ function main(dir: string, top: number) {
       );
     }
   };
-  const main = (key: string) => key.split("\t")[0] === "bun.exe";
+  const onMainThread = (key: string) => key.split("\t")[0] === "bun.exe";
   console.log(`${profiled.length} profiled runs in ${dir}`);
   table("By thread", (key) => key.split("\t")[0]);
-  table("Main thread, by object", (key) => (main(key) ? key.split("\t")[1] : undefined));
+  table("Main thread, by object", (key) => (onMainThread(key) ? key.split("\t")[1] : undefined));
   const diff = (key: string) => (counted.get(key) ?? 0) - (crawler.get(key) ?? 0);
   const ranked = keys.sort((x, y) => diff(y) - diff(x));
   const line = (key: string) =>

@@ -6,21 +6,21 @@
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { Caches, toCachedBody } from "../../api/cache";
 import { LinkCache } from "../../api/link-cache";
-import { expiresAt, TTL_SPREAD } from "../../api/ttl";
+import { expiresAfter, TTL_SPREAD } from "../../api/ttl";
 import type { User } from "../../db/schema";
 
-describe("expiresAt", () => {
+describe("expiresAfter", () => {
   test.each([
     [0, 1_000 + 60_000],
     [0.5, 1_000 + 60_000 * (1 - TTL_SPREAD / 2)],
     [0.999999, 1_000 + 60_000 * (1 - TTL_SPREAD * 0.999999)],
   ])("random %p: %p", (random, expected) => {
-    expect(expiresAt(60_000, 1_000, random)).toBeCloseTo(expected, 6);
+    expect(expiresAfter(60_000, 1_000, random)).toBeCloseTo(expected, 6);
   });
 
   test("always within the last quarter of the time to live", () => {
     for (let i = 0; i < 10_000; i++) {
-      const at = expiresAt(300_000, 0);
+      const at = expiresAfter(300_000, 0);
       expect(at).toBeGreaterThan(225_000);
       expect(at).toBeLessThanOrEqual(300_000);
     }

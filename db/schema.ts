@@ -309,6 +309,26 @@ export const intakes = pgTable(
   ],
 );
 
+/**
+ * Per user and day, the logged doses that were due (the schedule version in force on that day
+ * had that time on that weekday): taken, skipped, and how many of them belong to a supplement
+ * added that day. Kept by triggers on intakes and schedule_versions (migration 0011), so that
+ * GET /api/history reads one row a day instead of every dose (api/tracking/queries.ts).
+ */
+export const intakeDays = pgTable(
+  "intake_days",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    date: date("date").notNull(),
+    taken: integer("taken").notNull(),
+    skipped: integer("skipped").notNull(),
+    firstDay: integer("first_day").notNull(),
+  },
+  (t) => [primaryKey({ name: "intake_days_pk", columns: [t.userId, t.date] })],
+);
+
 export type User = typeof users.$inferSelect;
 export type Supplement = typeof supplements.$inferSelect;
 

@@ -4,8 +4,8 @@
  */
 import { and, asc, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { intakes, scheduleVersions, supplements } from "../../db/schema";
-import { isoWeekday } from "../../src/lib/dates";
+import { intakeDays, intakes, scheduleVersions, supplements } from "../../db/schema";
+import { addDays, isoWeekday } from "../../src/lib/dates";
 import {
   DOSE_TIMES,
   type HistoryDay,
@@ -92,66 +92,92 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
   };
 }
 
-const rowsOf = <T>(result: unknown): T[] =>
-  (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
+/** No history day is older than this: a range may not start before it (issue 36). */
+export const HISTORY_FLOOR = "2000-01-01";
 
-/**
- * Every day from `from` (or the user's first version, if earlier) to `today`, oldest first,
- * in ONE statement: the version in force on each day (a range join on valid_from … next
- * valid_from), its times on that weekday, and the logged doses among them. `missed` counts
- * unlogged doses of ended days, except on the day the supplement was added.
- *
- * Shaped for the planner (EXPLAIN ANALYZE, 20 supplements over 366 days, ~7,200 doses: about
- * 100 ms before, 18 ms after): each version's weekdays and times are expanded once (`vd`)
- * and joined to the days by weekday, instead of a JSON containment test per day and version;
- * the user's logged doses of the range are read once (`logged`) and hash-joined on
- * (date, supplement, time), instead of an index scan per dose.
- */
-export async function readHistory(db: Db, userId: string, from: string, today: string): Promise<HistoryDay[]> {
-  const result = await db.execute(sql`
+export const emptyDay = (date: string): HistoryDay => ({ date, due: 0, taken: 0, skipped: 0, missed: 0 });
+
+/** readHistory's one statement, its user and today as placeholders. */
+function historyStatement(db: Db) {
+  const userId = sql.placeholder("userId");
+  const today = sql`${sql.placeholder("today")}::date`;
+  const days = sql`(
     with vr as (
       select supplement_id, valid_from, schedule, deleted,
         lead(valid_from) over (partition by supplement_id order by valid_from) as valid_to,
         min(valid_from) over (partition by supplement_id) as added_on
       from ${scheduleVersions} where user_id = ${userId}
     ),
-    vd as (
-      select vr.supplement_id, vr.valid_from, vr.valid_to, vr.added_on, wd.dow, t.time
-      from vr
+    spans as (
+      select start, lead(start) over (order by start) as stop from (select distinct valid_from as start from vr) c
+    ),
+    due as (
+      select spans.start, wd.dow,
+        sum(jsonb_array_length(vr.schedule -> 'times'))::int as due,
+        coalesce(sum(jsonb_array_length(vr.schedule -> 'times')) filter (where vr.added_on = spans.start), 0)::int as added
+      from spans
+      join vr on vr.valid_from <= spans.start and (vr.valid_to is null or vr.valid_to > spans.start)
       cross join lateral (
         select distinct d::int as dow from jsonb_array_elements_text(vr.schedule -> 'days') as d
       ) wd
-      cross join lateral jsonb_array_elements_text(vr.schedule -> 'times') as t(time)
-      where not vr.deleted and jsonb_typeof(vr.schedule) = 'object'
+      where not vr.deleted and jsonb_typeof(vr.schedule) = 'object' and jsonb_typeof(vr.schedule -> 'times') = 'array'
+      group by spans.start, wd.dow
     ),
     days as (
-      select g::date as date, extract(isodow from g)::int as dow from generate_series(
-        least(${from}::date, coalesce((select min(valid_from) from vr), ${from}::date))::timestamp,
-        ${today}::date::timestamp, interval '1 day') g
-    ),
-    logged as (
-      select date, supplement_id, time, status from ${intakes}
-      where user_id = ${userId} and date >= (select min(date) from days) and date <= ${today}::date
-    ),
-    doses as (
-      select days.date, vd.supplement_id, vd.added_on, vd.time
-      from days
-      join vd on vd.dow = days.dow and days.date >= vd.valid_from and (vd.valid_to is null or days.date < vd.valid_to)
+      select g::date as date, spans.start from spans
+      cross join lateral generate_series(
+        greatest(spans.start, ${HISTORY_FLOOR}::date)::timestamp,
+        least(spans.stop - 1, ${today})::timestamp, interval '1 day') g
     )
-    select days.date::text as date,
-      count(doses.time)::int as due,
-      (count(*) filter (where i.status = 'taken'))::int as taken,
-      (count(*) filter (where i.status = 'skipped'))::int as skipped,
-      (count(doses.time) filter (where i.status is null and days.date < ${today}::date and days.date <> doses.added_on))::int as missed
+    select days.date, coalesce(due.due, 0) as due, coalesce(k.taken, 0) as taken, coalesce(k.skipped, 0) as skipped,
+      case when days.date < ${today} then
+        coalesce(due.due, 0) - (case when days.date = days.start then coalesce(due.added, 0) else 0 end)
+        - (coalesce(k.taken, 0) + coalesce(k.skipped, 0) - coalesce(k.first_day, 0))
+      else 0 end as missed
     from days
-    left join doses on doses.date = days.date
-    left join logged i on i.date = doses.date and i.supplement_id = doses.supplement_id and i.time = doses.time
-    group by days.date order by days.date`);
-  return rowsOf<HistoryDay>(result).map((row) => ({
+    left join due on due.start = days.start and due.dow = extract(isodow from days.date)::int
+    left join ${intakeDays} k on k.user_id = ${userId} and k.date = days.date
+  ) as h`;
+  return db
+    .select({
+      date: sql<string>`h.date::text`,
+      due: sql<number>`h.due`,
+      taken: sql<number>`h.taken`,
+      skipped: sql<number>`h.skipped`,
+      missed: sql<number>`h.missed`,
+    })
+    .from(days)
+    .orderBy(sql`h.date`)
+    .prepare("history");
+}
+
+/** Prepared once per database: the server plans it once per connection, not per request. */
+const prepared = new WeakMap<Db, ReturnType<typeof historyStatement>>();
+
+/**
+ * Every day from `from` (or the user's first version, if earlier) to `today`, oldest first,
+ * in ONE statement (design: docs/history.md). The database makes only the days from the
+ * first version (no earlier than HISTORY_FLOOR) on, one row each: the spans between version
+ * starts give each weekday's due doses, and intake_days (kept by triggers) each day's logged
+ * ones that were due. Earlier days have nothing due and are made here. `missed` counts
+ * unlogged doses of ended days, except on the day the supplement was added.
+ */
+export async function readHistory(db: Db, userId: string, from: string, today: string): Promise<HistoryDay[]> {
+  let statement = prepared.get(db);
+  if (!statement) {
+    statement = historyStatement(db);
+    prepared.set(db, statement);
+  }
+  const result = await statement.execute({ userId, today });
+  const rows = result.map((row) => ({
     date: String(row.date),
     due: Number(row.due),
     taken: Number(row.taken),
     skipped: Number(row.skipped),
     missed: Number(row.missed),
   }));
+  const before: HistoryDay[] = [];
+  const first = rows[0]?.date ?? addDays(today, 1);
+  for (let date = from; date < first; date = addDays(date, 1)) before.push(emptyDay(date));
+  return before.length ? [...before, ...rows] : rows;
 }

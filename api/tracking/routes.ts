@@ -28,7 +28,7 @@ import { serveCached, toCachedBody } from "../cache";
 import { now } from "../clock";
 import { type AppEnv, requireUser, securityOf } from "../env";
 import { badRequest, notFound, readJson } from "../http";
-import { readDay, readHistory } from "./queries";
+import { emptyDay, HISTORY_FLOOR, readDay, readHistory } from "./queries";
 import { userToday } from "./versions";
 
 const MAX_ID = 2_147_483_647;
@@ -198,12 +198,17 @@ export const trackingRoutes = new Hono<AppEnv>()
     const from = rawFrom ?? addDays(to, -(HISTORY_DEFAULT_DAYS - 1));
     if (daysBetween(to, today) < 0) throw badRequest(TRACKING_MESSAGES.range, { to: [TRACKING_MESSAGES.range] });
     const span = daysBetween(from, to) + 1;
-    if (span < 1 || span > HISTORY_MAX_DAYS) {
+    if (span < 1 || span > HISTORY_MAX_DAYS || from < HISTORY_FLOOR) {
       throw badRequest(TRACKING_MESSAGES.range, { from: [TRACKING_MESSAGES.range] });
     }
-    // One statement: every day from the user's first version (streaks are over all history).
-    const all = await readHistory(c.get("ctx").database.db, user.id, from, today);
-    const days = all.filter((day) => day.date >= from && day.date <= to);
+    // One statement: the user's days from their first version to today (streaks are over all
+    // of them), never more; the asked days before it have nothing due and are made here.
+    const all = await readHistory(c.get("ctx").database.db, user.id, today, today);
+    const known = new Map(all.map((day) => [day.date, day]));
+    const days = Array.from({ length: span }, (_, i) => {
+      const date = addDays(from, i);
+      return known.get(date) ?? emptyDay(date);
+    });
     const answer: HistoryJson = {
       from,
       to,

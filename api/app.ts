@@ -14,7 +14,13 @@ import { billingRoutes } from "./billing/routes";
 import { clientAddress } from "./client-address";
 import { goRoutes } from "./go";
 import { health } from "./health";
-import { HttpError, isDatabaseUnavailable, refuseUnstorableText } from "./http";
+import {
+  HttpError,
+  isDatabaseUnavailable,
+  isStatementTimeout,
+  refuseUnstorableText,
+  STATEMENT_TIMEOUT_MESSAGE,
+} from "./http";
 import { imageRoutes, uploadRoutes } from "./images";
 import { insightsRoutes } from "./insights/routes";
 import { errorFields, log } from "./log";
@@ -172,6 +178,10 @@ export function createApp(ctx: AppContext) {
     if (error instanceof HttpError) {
       for (const [k, v] of Object.entries(error.headers ?? {})) c.header(k, v);
       return c.json({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.status);
+    }
+    if (isStatementTimeout(error)) {
+      log.warn("statement timeout", { requestId: c.get("requestId"), path: c.req.path, ...errorFields(error) });
+      return c.json({ message: STATEMENT_TIMEOUT_MESSAGE }, 503, { "Cache-Control": "no-store" });
     }
     if (isDatabaseUnavailable(error)) {
       log.warn("database unavailable", { requestId: c.get("requestId"), path: c.req.path, ...errorFields(error) });

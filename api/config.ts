@@ -35,6 +35,12 @@ const envSchema = z
     /** Folder of the embedded database (only without DATABASE_URL). */
     DATA_DIR: z.string().trim().min(1).default("./data"),
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+    /**
+     * Milliseconds any one statement the app sends may run on Postgres (statement_timeout), so
+     * that nothing a request starts outlives it by more than this; PGlite has no such timer
+     * (SECURITY.md "Bounds on work per request").
+     */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
     /** Secret that signs session cookies; required in production. */
     BETTER_AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
     GITHUB_CLIENT_ID: optionalString,

@@ -40,6 +40,7 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
     url: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     onQuery: options.onQuery,
   });
   const template = database.created?.template;

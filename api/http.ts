@@ -141,3 +141,11 @@ export function pgErrorCode(error: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (error: unknown) => pgErrorCode(error) === "23505";
+
+export const STATEMENT_TIMEOUT_MESSAGE = "The request took too long. Please try again.";
+
+/**
+ * True when Postgres cancelled a statement at its statement_timeout (57014, query_canceled):
+ * that request's own work was too long, the database is fine (no Retry-After, no fail-fast).
+ */
+export const isStatementTimeout = (error: unknown) => pgErrorCode(error) === "57014";

@@ -52,6 +52,12 @@ export interface OpenOptions {
   url?: string;
   dataDir: string;
   poolSize?: number;
+  /**
+   * Postgres only: every statement of the pool runs under this statement_timeout, so none
+   * outlives its request by more. Migrations, on their own connection, have none. PGlite has
+   * no timer to cancel a statement with.
+   */
+  statementTimeoutMs?: number;
   /** Called with each SQL statement the app sends (statement counting in tests). */
   onQuery?: (query: string) => void;
   /**
@@ -203,7 +209,14 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     await admin.end({ timeout: 5 });
   }
 
-  const newPool = () => postgres(url, { ...common, max: options.poolSize ?? 10, idle_timeout: 30 });
+  const timeout = options.statementTimeoutMs ?? 5000;
+  const newPool = () =>
+    postgres(url, {
+      ...common,
+      connection: { ...common.connection, statement_timeout: timeout },
+      max: options.poolSize ?? 10,
+      idle_timeout: 30,
+    });
   const first = newPool();
   let pg = first;
   // Drizzle holds this stand-in, which always forwards to the current pool, so that

@@ -204,11 +204,9 @@ export const trackingRoutes = new Hono<AppEnv>()
     // One statement: the user's days from their first version to today (streaks are over all
     // of them), never more; the asked days before it have nothing due and are made here.
     const all = await readHistory(c.get("ctx").database.db, user.id, today, today);
-    const known = new Map(all.map((day) => [day.date, day]));
-    const days = Array.from({ length: span }, (_, i) => {
-      const date = addDays(from, i);
-      return known.get(date) ?? emptyDay(date);
-    });
+    // `all` runs from its first day to today without a gap: the asked days are a slice of it.
+    const offset = all[0] ? daysBetween(all[0].date, from) : span;
+    const days = Array.from({ length: span }, (_, i) => all[offset + i] ?? emptyDay(addDays(from, i)));
     const answer: HistoryJson = {
       from,
       to,

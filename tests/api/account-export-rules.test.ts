@@ -1,0 +1,412 @@
+/**
+ * The account export (api/account/export.ts), its rules one by one: the sections and their
+ * order, which columns go where and which are withheld, only the user's own rows in every
+ * section (clicks and daily counts seeded for two users), live sessions only, the period end
+ * read from Stripe, and the CSV's quoting as a table. Small and fast on purpose: StrykerJS runs
+ * it once per mutant of the export (TESTING.md), so it starts from a migrated PGlite copy and
+ * seeds rows directly. The export end to end (download headers, every column compared with
+ * the database) is in tests/api/account-export.test.ts.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { eq, getTableColumns } from "drizzle-orm";
+import { buildExport, csvField, type ExportDocument, exportCsv, signInMethod } from "../../api/account/export";
+import { freezeClock, resetClock } from "../../api/clock";
+import { HttpError } from "../../api/http";
+import {
+  accounts,
+  intakes,
+  profileDailyCounts,
+  sessions,
+  supplementDailyClicks,
+  supplements,
+  users,
+} from "../../db/schema";
+import { EXPORT_FORMAT } from "../../src/lib/account";
+import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
+import { migratedDatabase } from "../support/pglite-template";
+import { startApi, type TestApi } from "../support/server";
+import { type ApiUser, createUser, insertSupplements, uniqueName } from "../support/users";
+
+let fake: FakeStripe;
+let api: TestApi;
+let mine: ApiUser;
+let theirs: ApiUser;
+/** Supplement ids: mine [a, b], theirs [c]. */
+let ids: { a: number; b: number; c: number };
+
+beforeAll(async () => {
+  fake = await startFakeStripe({ autoDeliver: false });
+  api = await startApi(fake.env(), { database: await migratedDatabase() });
+  [mine, theirs] = await Promise.all([
+    createUser(api, { username: uniqueName("Mine") }),
+    createUser(api, { username: uniqueName("Theirs") }),
+  ]);
+  const [a, b] = await insertSupplements(api, mine, 2);
+  const [c] = await insertSupplements(api, theirs, 1);
+  ids = { a: a?.id ?? 0, b: b?.id ?? 0, c: c?.id ?? 0 };
+});
+afterAll(async () => {
+  await fake?.close();
+  await api?.close();
+});
+afterEach(() => {
+  resetClock();
+  fake.failures.clear();
+});
+
+type Doc = ExportDocument & {
+  account: Record<string, unknown>;
+  profile: Record<string, unknown>;
+  billing: Record<string, unknown>;
+  supplements: Record<string, unknown>[];
+  sessions: Record<string, unknown>[];
+};
+const db = () => api.ctx.database.db;
+const exportOf = async (user: ApiUser) => (await buildExport(api.ctx, user.id)) as Doc;
+
+describe("the document", () => {
+  test("its sections in order, the format and the time it was made", async () => {
+    freezeClock("2031-02-03T04:05:06.007Z");
+    const doc = await exportOf(mine);
+    expect(Object.keys(doc)).toEqual([
+      "format",
+      "exportedAt",
+      "account",
+      "profile",
+      "billing",
+      "supplements",
+      "sessions",
+      "insights",
+      "intakes",
+      "socialCards",
+    ]);
+    expect(doc.format).toBe(EXPORT_FORMAT);
+    expect(doc.exportedAt).toBe("2031-02-03T04:05:06.007Z");
+  });
+
+  test("a user that does not exist: 404 'User not found'", async () => {
+    const error = await buildExport(api.ctx, "no-such-user").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(404);
+    expect((error as HttpError).message).toBe("User not found");
+  });
+
+  test("account, profile and billing: each column of the user's row in exactly one of them; Stripe's ids in none", async () => {
+    await db()
+      .update(users)
+      .set({ stripeCustomerId: "cus_HIDDEN1", stripeSubscriptionId: "sub_HIDDEN1", subscriptionStatus: "past_due" })
+      .where(eq(users.id, mine.id));
+    fake.failures.set("GET /v1/subscriptions", { status: 404, message: "No such subscription" });
+    try {
+      const doc = await exportOf(mine);
+      expect(Object.keys(doc.account)).toEqual([
+        "id",
+        "email",
+        "emailVerified",
+        "createdAt",
+        "updatedAt",
+        "signInMethods",
+      ]);
+      expect(Object.keys(doc.billing)).toEqual(["plan", "isPremium", "subscriptionStatus", "currentPeriodEnd"]);
+      const columns = Object.keys(getTableColumns(users));
+      const account = ["id", "email", "emailVerified", "createdAt", "updatedAt"];
+      const billing = ["isPremium", "subscriptionStatus"];
+      const withheld = ["stripeCustomerId", "stripeSubscriptionId"];
+      expect(Object.keys(doc.profile)).toEqual(
+        columns.filter((c) => !account.includes(c) && !billing.includes(c) && !withheld.includes(c)),
+      );
+      const [row] = await db().select().from(users).where(eq(users.id, mine.id));
+      expect(doc.account.id).toBe(mine.id);
+      expect(doc.account.email).toBe(mine.email);
+      expect(doc.account.createdAt).toBe(row?.createdAt.toISOString());
+      expect(doc.profile.username).toBe(mine.username);
+      expect(doc.billing).toEqual({
+        plan: "free",
+        isPremium: false,
+        subscriptionStatus: "past_due",
+        currentPeriodEnd: null,
+      });
+      expect(JSON.stringify(doc)).not.toMatch(/HIDDEN1/);
+    } finally {
+      await db()
+        .update(users)
+        .set({ stripeCustomerId: null, stripeSubscriptionId: null, subscriptionStatus: null })
+        .where(eq(users.id, mine.id));
+    }
+  });
+
+  test("sign-in methods, oldest first, named as the user knows them", async () => {
+    await db()
+      .insert(accounts)
+      .values({
+        id: uniqueName("acc"),
+        accountId: "gh-1",
+        providerId: "github",
+        userId: mine.id,
+        createdAt: new Date("2099-01-01T00:00:00Z"),
+        updatedAt: new Date("2099-01-01T00:00:00Z"),
+      });
+    const doc = await exportOf(mine);
+    expect(doc.account.signInMethods).toEqual([
+      { method: "password", since: expect.any(String) },
+      { method: "github", since: "2099-01-01T00:00:00.000Z" },
+    ]);
+    expect(signInMethod("credential")).toBe("password");
+    expect(signInMethod("google")).toBe("google");
+  });
+});
+
+describe("billing: the period end from Stripe", () => {
+  test("premium with a subscription at Stripe: its current period end; Stripe failing: null", async () => {
+    const user = await createUser(api);
+    const customer = fake.createCustomer({ email: user.email });
+    const sub = fake.createSubscription({
+      customer: customer.id,
+      items: [{ price: fake.priceId }],
+      payment_behavior: "default_incomplete",
+    });
+    fake.pay(sub.id);
+    await db()
+      .update(users)
+      .set({
+        isPremium: true,
+        subscriptionStatus: "active",
+        stripeCustomerId: customer.id,
+        stripeSubscriptionId: sub.id,
+      })
+      .where(eq(users.id, user.id));
+    const end = fake.subscriptions.get(sub.id)?.items.data[0]?.current_period_end ?? 0;
+    expect(end).toBeGreaterThan(0);
+    const doc = await exportOf(user);
+    expect(doc.billing).toEqual({
+      plan: "premium",
+      isPremium: true,
+      subscriptionStatus: "active",
+      currentPeriodEnd: new Date(end * 1000).toISOString(),
+    });
+    fake.failures.set("GET /v1/subscriptions", { status: 400, message: "nope" });
+    try {
+      expect((await exportOf(user)).billing.currentPeriodEnd).toBeNull();
+    } finally {
+      fake.failures.clear();
+    }
+  });
+});
+
+describe("only the user's own rows, in every section (seeded for two users)", () => {
+  beforeAll(async () => {
+    await db()
+      .insert(profileDailyCounts)
+      .values([
+        { userId: mine.id, day: "2026-05-02", views: 7, visitors: 3 },
+        { userId: mine.id, day: "2026-05-01", views: 2, visitors: 1 },
+        { userId: theirs.id, day: "2026-05-01", views: 50, visitors: 40 },
+      ]);
+    await db()
+      .insert(supplementDailyClicks)
+      .values([
+        { supplementId: ids.b, day: "2026-05-01", clicks: 4 },
+        { supplementId: ids.a, day: "2026-05-02", clicks: 1 },
+        { supplementId: ids.a, day: "2026-05-01", clicks: 2 },
+        { supplementId: ids.c, day: "2026-05-01", clicks: 99 },
+        { supplementId: ids.c, day: "2026-05-03", clicks: 98 },
+      ]);
+    const at = new Date("2026-05-01T08:00:00Z");
+    await db()
+      .insert(intakes)
+      .values([
+        { userId: mine.id, date: "2026-05-01", supplementId: ids.a, time: "anytime", status: "taken", name: "A", at },
+        { userId: theirs.id, date: "2026-05-01", supplementId: ids.c, time: "anytime", status: "taken", name: "C", at },
+      ]);
+  });
+
+  test("insights: my daily counts and my supplements' clicks, by day then supplement; none of theirs", async () => {
+    const [a, b] = [ids.a, ids.b].sort((x, y) => x - y) as [number, number];
+    const clicksOf = new Map([
+      [`2026-05-01:${ids.a}`, 2],
+      [`2026-05-01:${ids.b}`, 4],
+      [`2026-05-02:${ids.a}`, 1],
+    ]);
+    const expected = ["2026-05-01", "2026-05-02"].flatMap((date) =>
+      [a, b]
+        .filter((id) => clicksOf.has(`${date}:${id}`))
+        .map((supplementId) => ({ date, supplementId, clicks: clicksOf.get(`${date}:${supplementId}`) })),
+    );
+    expect((await exportOf(mine)).insights).toEqual({
+      profileDays: [
+        { date: "2026-05-01", views: 2, visitors: 1 },
+        { date: "2026-05-02", views: 7, visitors: 3 },
+      ],
+      linkClicks: expected,
+    });
+    expect((await exportOf(theirs)).insights).toEqual({
+      profileDays: [{ date: "2026-05-01", views: 50, visitors: 40 }],
+      linkClicks: [
+        { date: "2026-05-01", supplementId: ids.c, clicks: 99 },
+        { date: "2026-05-03", supplementId: ids.c, clicks: 98 },
+      ],
+    });
+  });
+
+  test("supplements: mine in list order, without the owner's id; intakes: mine", async () => {
+    await db().update(supplements).set({ sortOrder: 0 }).where(eq(supplements.id, ids.b));
+    await db().update(supplements).set({ sortOrder: 1 }).where(eq(supplements.id, ids.a));
+    try {
+      const doc = await exportOf(mine);
+      const list = doc.supplements;
+      expect(list.map((s) => s.id)).toEqual([ids.b, ids.a]);
+      const keys = Object.keys(getTableColumns(supplements)).filter((k) => k !== "userId");
+      for (const s of list) expect(Object.keys(s)).toEqual(keys);
+      expect(typeof list[0]?.createdAt).toBe("string");
+      expect(doc.intakes).toEqual([
+        {
+          date: "2026-05-01",
+          supplementId: ids.a,
+          name: "A",
+          time: "anytime",
+          status: "taken",
+          at: "2026-05-01T08:00:00.000Z",
+        },
+      ]);
+      await db().update(supplements).set({ sortOrder: 0 }).where(eq(supplements.id, ids.a));
+      const tie = (await exportOf(mine)).supplements;
+      expect(tie.map((s) => s.id)).toEqual([ids.a, ids.b].sort((x, y) => x - y));
+    } finally {
+      await db().update(supplements).set({ sortOrder: 0 }).where(eq(supplements.id, ids.a));
+      await db().update(supplements).set({ sortOrder: 1 }).where(eq(supplements.id, ids.b));
+    }
+  });
+
+  test("sessions: my live ones only, oldest first, with the device named", async () => {
+    const user = await createUser(api);
+    const base = Date.now();
+    const rows = [
+      {
+        ago: 3,
+        ahead: 1000,
+        agent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/130.0 Safari/537.36",
+      },
+      { ago: 2, ahead: -1000, agent: "expired" },
+      { ago: 1, ahead: 2000, agent: null },
+    ];
+    for (const [i, r] of rows.entries()) {
+      await db()
+        .insert(sessions)
+        .values({
+          id: `${user.id}-s${i}`,
+          token: `${user.id}-t${i}`,
+          userId: user.id,
+          expiresAt: new Date(base + r.ahead * 3600_000),
+          userAgent: r.agent,
+          ipAddress: `203.0.113.${i}`,
+          createdAt: new Date(base - r.ago * 3600_000),
+          updatedAt: new Date(base - r.ago * 1800_000),
+        });
+    }
+    freezeClock(base);
+    const list = (await exportOf(user)).sessions;
+    const mineOnly = list.filter((s) => String(s.ipAddress).startsWith("203.0.113."));
+    expect(list).toHaveLength(3); // the sign-up's own session, and the two live ones above
+    expect(mineOnly).toEqual([
+      {
+        createdAt: new Date(base - 3 * 3600_000).toISOString(),
+        lastActiveAt: new Date(base - 3 * 1800_000).toISOString(),
+        expiresAt: new Date(base + 1000 * 3600_000).toISOString(),
+        device: "Chrome on Windows",
+        userAgent: rows[0]?.agent,
+        ipAddress: "203.0.113.0",
+      },
+      {
+        createdAt: new Date(base - 1 * 3600_000).toISOString(),
+        lastActiveAt: new Date(base - 1 * 1800_000).toISOString(),
+        expiresAt: new Date(base + 2000 * 3600_000).toISOString(),
+        device: "Unknown device",
+        userAgent: null,
+        ipAddress: "203.0.113.2",
+      },
+    ]);
+    expect(list.indexOf(mineOnly[0] as Record<string, unknown>)).toBe(0);
+    // A session that ends exactly now is over.
+    freezeClock(base + 1000 * 3600_000);
+    const later = (await exportOf(user)).sessions;
+    expect(later.map((s) => s.ipAddress)).not.toContain("203.0.113.0");
+    expect(later.map((s) => s.ipAddress)).toContain("203.0.113.2");
+  });
+});
+
+describe("CSV", () => {
+  test.each<[string, unknown, string]>([
+    ["null", null, ""],
+    ["undefined", undefined, ""],
+    ["a number", 2.5, "2.5"],
+    ["a boolean", false, "false"],
+    ["plain text", "Vitamin D3", "Vitamin D3"],
+    ["a comma", "a,b", '"a,b"'],
+    ["a quote", 'say "hi"', '"say ""hi"""'],
+    ["a line feed", "two\nlines", '"two\nlines"'],
+    ["a carriage return inside", "two\rlines", '"two\rlines"'],
+    ["= first", "=1+1", "'=1+1"],
+    ["+ first", "+1", "'+1"],
+    ["- first", "-1", "'-1"],
+    ["@ first", "@SUM(A1)", "'@SUM(A1)"],
+    ["a tab first", "\tx", "'\tx"],
+    ["a carriage return first", "\rx", '"\'\rx"'],
+    ["a formula with a comma", '=HYPERLINK("x","y")', '"\'=HYPERLINK(""x"",""y"")"'],
+    ["= later in the text", "a=b", "a=b"],
+    ["a negative number", -3, "'-3"],
+  ])("a field: %s", (_label, value, cell) => {
+    expect(csvField(value)).toBe(cell);
+  });
+
+  test("the file: a BOM, the header row, one row per supplement, CRLF after each", () => {
+    const doc = {
+      format: EXPORT_FORMAT,
+      exportedAt: "x",
+      supplements: [
+        {
+          id: 1,
+          name: "Zinc, chelated",
+          quantityType: "Tablet(s)",
+          schedule: { times: ["morning", "evening"], days: [1, 3] },
+          doseAmount: 2,
+        },
+        { id: 2, name: "=cmd", quantityType: "Scoop(s)", schedule: null, doseAmount: null },
+      ],
+    };
+    const header = Object.keys(getTableColumns(supplements)).filter(
+      (k) => k !== "userId" && k !== "schedule" && k !== "doseAmount",
+    );
+    const text = exportCsv(doc);
+    expect(text.startsWith("\uFEFF")).toBe(true);
+    expect(text.endsWith("\r\n")).toBe(true);
+    const lines = text.slice(1).split("\r\n");
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toBe([...header, "Times", "Days", "Amount"].join(","));
+    const cell = (row: Record<string, unknown>, key: string) => csvField(row[key]);
+    expect(lines[1]).toBe(
+      [
+        ...header.map((k) => cell(doc.supplements[0] as Record<string, unknown>, k)),
+        "Morning; Evening",
+        "Mon; Wed",
+        "2 Tablet(s)",
+      ].join(","),
+    );
+    expect(lines[1]).toContain('"Zinc, chelated"');
+    expect(lines[2]).toBe(
+      [...header.map((k) => cell(doc.supplements[1] as Record<string, unknown>, k)), "As needed", "", ""].join(","),
+    );
+    expect(lines[2]).toContain("'=cmd");
+    expect(lines[3]).toBe("");
+  });
+
+  test("no supplements (or no section): the header row alone", () => {
+    for (const doc of [
+      { format: "f", exportedAt: "x", supplements: [] },
+      { format: "f", exportedAt: "x" },
+    ]) {
+      const text = exportCsv(doc);
+      expect(text.slice(1).split("\r\n")).toHaveLength(2);
+      expect(text.slice(1).split("\r\n")[1]).toBe("");
+    }
+  });
+});

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
-import { scheduleVersions, supplements } from "../../db/schema";
+import { scheduleVersions, supplements, users } from "../../db/schema";
 import { MAX_SUPPLEMENTS } from "../../src/lib/constants";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
@@ -384,6 +384,97 @@ describe("schedule and amount (issue 19)", () => {
     expect(res.status).toBe(204);
     expect(await versionsOf(made.id)).toMatchObject([{ validFrom: DAY, name: "Magnesium", deleted: true }]);
   });
+});
+
+describe("an edit after a move west drops the versions after the new today (zones × edits)", () => {
+  // Moving to a zone west of the last write makes 'today' earlier than a version already
+  // recorded; an edit must drop that later version, or it takes over again tomorrow and the
+  // edit is silently undone. The probe: logging tomorrow's dose as the edit left it.
+  const ZONES: [string, string, string][] = [
+    // [zone when added, zone moved to, the server's instant of both writes]
+    ["Pacific/Kiritimati", "America/Los_Angeles", "2026-06-10T23:30:00Z"],
+    ["Asia/Tokyo", "UTC", "2026-06-10T23:30:00Z"],
+    ["Europe/Berlin", "America/New_York", "2026-06-10T23:30:00Z"],
+    ["UTC", "America/Los_Angeles", "2026-06-11T03:00:00Z"],
+  ];
+  const MORNING = { times: ["morning"], days: [1, 2, 3, 4, 5, 6, 7] };
+  const EVENING = { times: ["evening"], days: [1, 2, 3, 4, 5, 6, 7] };
+  type Edit = { name: string; run: (id: number) => Promise<Response>; probe: [string, number][] };
+  const put = (id: number, schedule: unknown) =>
+    as(other, `/api/supplements/${id}`, {
+      method: "PUT",
+      body: { name: "Iron", quantityType: "Tablet(s)", frequency: "Daily", schedule },
+    });
+  const EDITS: Edit[] = [
+    // [time logged tomorrow, status expected]
+    {
+      name: "a new schedule",
+      run: (id) => put(id, EVENING),
+      probe: [
+        ["evening", 200],
+        ["morning", 400],
+      ],
+    },
+    {
+      name: "as needed",
+      run: (id) => put(id, null),
+      probe: [
+        ["as-needed", 200],
+        ["morning", 400],
+      ],
+    },
+    {
+      name: "a delete",
+      run: (id) => as(other, `/api/supplements/${id}`, { method: "DELETE" }),
+      probe: [
+        ["morning", 404],
+        ["evening", 404],
+      ],
+    },
+  ];
+  const setZone = async (timeZone: string) => {
+    const res = await as(other, "/api/profile", { method: "PUT", body: { timeZone } });
+    expect(res.status).toBe(200);
+  };
+  afterAll(async () => {
+    resetClock();
+    await api.ctx.database.db.update(users).set({ timeZone: null }).where(eq(users.id, other.id));
+    api.ctx.caches.invalidate({ userId: other.id });
+  });
+
+  test.each(ZONES.flatMap(([east, west, at]) => EDITS.map((edit) => [east, west, at, edit.name, edit] as const)))(
+    "%s, then %s at %s: %s",
+    async (east, west, at, _name, edit) => {
+      await clear(other);
+      const instant = Date.parse(at);
+      freezeClock(instant);
+      await setZone(east);
+      const added = await as(other, "/api/supplements", {
+        method: "POST",
+        body: { name: "Iron", quantityType: "Tablet(s)", frequency: "Daily", schedule: MORNING },
+      });
+      expect(added.status).toBe(201);
+      const { id } = (await added.json()) as Json;
+      await setZone(west);
+      expect([200, 204]).toContain((await edit.run(id)).status);
+      const versions = await api.ctx.database.db
+        .select({ validFrom: scheduleVersions.validFrom })
+        .from(scheduleVersions)
+        .where(and(eq(scheduleVersions.userId, other.id), eq(scheduleVersions.supplementId, id)));
+      const westToday = new Date(instant).toLocaleDateString("en-CA", { timeZone: west });
+      expect(versions.map((v) => v.validFrom)).toEqual([westToday]);
+      // Tomorrow in the new zone (the day the dropped version would have begun).
+      freezeClock(instant + 24 * 3600_000);
+      const tomorrow = new Date(instant + 24 * 3600_000).toLocaleDateString("en-CA", { timeZone: west });
+      for (const [time, status] of edit.probe) {
+        const res = await as(other, `/api/intakes/${tomorrow}/${id}/${time}`, {
+          method: "PUT",
+          body: { status: "taken" },
+        });
+        expect(res.status, `${time} on ${tomorrow}`).toBe(status);
+      }
+    },
+  );
 });
 
 describe("delete", () => {

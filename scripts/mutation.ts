@@ -26,6 +26,10 @@ const MODULES: { name: string; source: string }[] = [
   { name: "profile", source: "api/profile.ts" },
   { name: "images", source: "api/images.ts" },
   { name: "billing-webhook", source: "api/billing/webhook.ts" },
+  { name: "streaks", source: "src/lib/streaks.ts" },
+  { name: "export", source: "api/account/export.ts" },
+  { name: "deletion", source: "api/account/delete.ts" },
+  { name: "counter", source: "api/insights/counter.ts" },
 ];
 
 interface Counts {

@@ -7,6 +7,19 @@
  * MUTATION_CONCURRENCY sets the parallel runs (default 1: the machine is small and shared).
  */
 
+/** What the sandbox copy of the project leaves out (a config that needs the build keeps "dist"). */
+export const IGNORE_PATTERNS = [
+  "dist",
+  "data",
+  "test-results",
+  "playwright-report",
+  ".astro",
+  "reports",
+  "bench",
+  "public",
+  "tests/e2e",
+];
+
 /**
  * @param {string} name the module's name (report file reports/mutation/<name>.json)
  * @param {string[]} mutate files (or `file:start-end` line ranges) to mutate
@@ -25,17 +38,7 @@ export function moduleConfig(name, mutate, tests, extra = {}) {
     timeoutFactor: 2,
     tempDirName: ".stryker-tmp",
     cleanTempDir: "always",
-    ignorePatterns: [
-      "dist",
-      "data",
-      "test-results",
-      "playwright-report",
-      ".astro",
-      "reports",
-      "bench",
-      "public",
-      "tests/e2e",
-    ],
+    ignorePatterns: IGNORE_PATTERNS,
     reporters: ["clear-text", "progress-append-only", "json"],
     jsonReporter: { fileName: `reports/mutation/${name}.json` },
     thresholds: { high: 90, low: 80, break: null },

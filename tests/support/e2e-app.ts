@@ -60,14 +60,21 @@ async function runControlled() {
   await import("../../server");
 }
 
-export async function startControlledApp(): Promise<ControlledApp> {
+/** `env` adds to the server's environment (e.g. a shorter INSIGHTS_FLUSH_MS). */
+export async function startControlledApp(env: Record<string, string> = {}): Promise<ControlledApp> {
   const database = await createTestDatabase({ pgliteDir: true });
   const port = freePort();
   const control = freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [import.meta.path], {
     cwd: ROOT,
-    env: serverEnv({ ...database.env, PORT: String(port), PUBLIC_ORIGIN: url, QA_CONTROL_PORT: String(control) }),
+    env: serverEnv({
+      ...env,
+      ...database.env,
+      PORT: String(port),
+      PUBLIC_ORIGIN: url,
+      QA_CONTROL_PORT: String(control),
+    }),
     stdio: ["ignore", "inherit", "inherit"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

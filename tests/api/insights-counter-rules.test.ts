@@ -108,6 +108,8 @@ describe.skipIf(skip)("who counts (visitors × kinds)", () => {
     ["another signed-in member", { cookie: () => member.cookie }, true],
     ["the owner, signed in", { cookie: () => owner.cookie }, false],
     ["a bot", { agent: BOT }, false],
+    ["a link-preview fetcher", { agent: "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)" }, false],
+    ["no User-Agent at all", { agent: "" }, false],
     ["a HEAD request", { method: "HEAD" }, false],
   ];
   const KINDS: [string, () => string, (answer: Response) => void][] = [

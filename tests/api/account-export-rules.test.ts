@@ -157,6 +157,17 @@ describe("the document", () => {
 });
 
 describe("billing: the period end from Stripe", () => {
+  test("no subscription on the row: null, and Stripe is not asked", async () => {
+    const mark = fake.requests.length;
+    expect((await exportOf(theirs)).billing).toEqual({
+      plan: "free",
+      isPremium: false,
+      subscriptionStatus: null,
+      currentPeriodEnd: null,
+    });
+    expect(fake.requests.slice(mark)).toEqual([]);
+  });
+
   test("premium with a subscription at Stripe: its current period end; Stripe failing: null", async () => {
     const user = await createUser(api);
     const customer = fake.createCustomer({ email: user.email });

@@ -150,7 +150,7 @@ describe("who may: refused with 400/403 and nothing changes", () => {
     expect(stale.status).toBe(403);
     expect(((await stale.json()) as ErrorBody).message).toBe(SETTINGS_MESSAGES.signInAgain);
     expect(await exists(oauth)).toBe(true);
-    freezeClock(signedIn + 10 * 60_000 - 1000);
+    freezeClock(signedIn + 10 * 60_000); // exactly 10 minutes: still fresh
     expect((await del(api, oauth, { confirm: oauth.username })).status).toBe(200);
     expect(await exists(oauth)).toBe(false);
   });
@@ -189,7 +189,8 @@ describe("Stripe first: every subscription that can still bill is cancelled (sta
     expect(cancelled(mark)).toEqual([subscriptionId]);
   });
 
-  test("every subscription of the customer that still runs, linked or not; the ended ones are left alone", async () => {
+  test("every subscription of the customer that still runs, linked or not; the ended ones and other customers' are left alone", async () => {
+    const stranger = subscription(customer(), "active");
     const customerId = customer();
     const linked = subscription(customerId, "active");
     const other = subscription(customerId, "unpaid");
@@ -201,6 +202,17 @@ describe("Stripe first: every subscription that can still bill is cancelled (sta
     expect(cancelled(mark).sort()).toEqual([linked, other].sort());
     expect(fake.subscriptions.get(ended)?.status).toBe("incomplete_expired");
     expect(fake.subscriptions.get(gone)?.status).toBe("canceled");
+    expect(fake.subscriptions.get(stranger)?.status).toBe("active");
+  });
+
+  test("a subscription on the row but no customer: that one is cancelled, and nobody else's", async () => {
+    const stranger = subscription(customer(), "active");
+    const subscriptionId = subscription(customer(), "past_due");
+    const user = await member({ subscriptionId, status: "past_due" });
+    const mark = fake.requests.length;
+    expect((await deleteOwn(user)).status).toBe(200);
+    expect(cancelled(mark)).toEqual([subscriptionId]);
+    expect(fake.subscriptions.get(stranger)?.status).toBe("active");
   });
 
   test("a customer with no subscription id on the row: its running one is still cancelled", async () => {

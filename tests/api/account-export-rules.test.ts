@@ -14,6 +14,7 @@ import { freezeClock, resetClock } from "../../api/clock";
 import { HttpError } from "../../api/http";
 import {
   accounts,
+  cardVersions,
   intakes,
   profileDailyCounts,
   sessions,
@@ -270,6 +271,21 @@ describe("only the user's own rows, in every section (seeded for two users)", ()
         { date: "2026-05-03", supplementId: ids.c, clicks: 98 },
       ],
     });
+  });
+
+  test("social cards: the versions kept of my card, oldest first; none of theirs", async () => {
+    const at = new Date("2026-05-01T09:00:00Z");
+    await db()
+      .insert(cardVersions)
+      .values([
+        { userId: mine.id, version: "v-mine-1", revision: 1, facts: { bio: "first" }, createdAt: at },
+        { userId: theirs.id, version: "v-theirs", revision: 1, facts: { bio: "theirs" }, createdAt: at },
+        { userId: mine.id, version: "v-mine-2", revision: 2, facts: { bio: "second" }, createdAt: at },
+      ]);
+    expect((await exportOf(mine)).socialCards).toEqual([
+      { version: "v-mine-1", recordedAt: at.toISOString(), facts: { bio: "first" } },
+      { version: "v-mine-2", recordedAt: at.toISOString(), facts: { bio: "second" } },
+    ]);
   });
 
   test("supplements: mine in list order, without the owner's id; intakes: mine", async () => {

@@ -21,7 +21,7 @@ import type { HostEnv } from "./api/env";
 import { heldRedirect } from "./api/go";
 import { isDatabaseUnavailable } from "./api/http";
 import { heldImage, imageResponse } from "./api/images";
-import { counterOf, countView } from "./api/insights/counter";
+import { countView } from "./api/insights/count";
 import { errorFields, flushLogs, log } from "./api/log";
 import { heldProfileJson } from "./api/profile";
 import { securityHeadersOf, withSecurityHeaders } from "./api/security";
@@ -91,7 +91,7 @@ async function main() {
     render: (request: Request, locals?: App.Locals) => Promise<Response>;
   };
   const api = createApp(ctx);
-  void counterOf(ctx).flush(); // issue 14: the counter starts and reads the day's visitor salt
+  void ctx.counter.flush(); // issue 14: the counter reads the day's visitor salt
   const files = loadStaticFiles(clientDir);
   // The same object for every answer, so answers kept in memory keep their final headers (api/security.ts).
   const headers = securityHeadersOf(config);
@@ -125,7 +125,10 @@ async function main() {
         const page = profilePage(name, request);
         // Issue 14: in memory only.
         const count = (answer: Response) => {
-          countView(ctx, request, answer, ctx.caches.profileOwner(name), env.clientAddress);
+          const ownerId = ctx.caches.profileOwner(name)?.userId;
+          if (ownerId && (answer.status === 200 || answer.status === 304)) {
+            countView(ctx, request, ownerId, env.clientAddress());
+          }
           return answer;
         };
         return page instanceof Response ? count(page) : page.then(count);
@@ -218,7 +221,7 @@ async function main() {
     stopListening: () => server.stop(false),
     inFlight: () => inFlight,
     closeDatabase: async () => {
-      await counterOf(ctx).flush(); // issue 14: views and clicks still in memory
+      await ctx.counter.flush(); // issue 14: views and clicks still in memory
       await database.close();
     },
     exit: (code) => {

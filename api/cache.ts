@@ -55,21 +55,9 @@ export interface CachedBody {
 /** What is kept per profile: its page, its JSON, its social card and its QR code (issue 16). */
 export type ProfileKind = "page" | "json" | "card" | "qr";
 
-/**
- * Issue 14: a held public page as the view counter sees it (api/insights/counter.ts
- * `viewOf`): its owner, and the counter's note of where its current batch counts this page's
- * views. A counted view of a page whose note is current touches only this entry (which serving
- * the page has just read) and the batch's arrays: the look-up of the owner's id in the batch
- * (a hash of a string and two objects the processor rarely has at hand: about 0.5 µs a view,
- * measured with perf on the bench) is made once per page and batch.
- */
+/** Issue 14: whose page a held profile is (null: a cached 404), for the view counter. */
 export interface ProfileOwner {
   readonly userId: string | null;
-  /** The counter that wrote the note, and the batch (its `epoch`) the note holds for. */
-  countedBy: object | null;
-  countedEpoch: number;
-  /** The counter's index of this page's views in that batch. */
-  countedIndex: number;
 }
 
 interface ProfileEntry extends ProfileOwner {
@@ -382,9 +370,6 @@ export class Caches {
         userId,
         expiresAt: expiresAfter(this.ttlMs),
         bytes: ENTRY_OVERHEAD + key.length * 2,
-        countedBy: null,
-        countedEpoch: 0,
-        countedIndex: 0,
       };
       this.profileBytes += entry.bytes;
       this.profiles.set(key, entry);

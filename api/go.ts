@@ -16,13 +16,12 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { supplements, users } from "../db/schema";
-import { now } from "./clock";
 import type { AppEnv } from "./env";
-import { countable, counterOf } from "./insights/counter";
+import { countClick } from "./insights/count";
 import type { HeldLink } from "./link-cache";
 import { showsProductLink } from "./queries/profile";
 import { markSecured, securedHeaders } from "./security";
-import { hasSessionCookie, sessionTokenCookie } from "./session-cookie";
+import { hasSessionCookie } from "./session-cookie";
 import type { AppContext } from "./types";
 
 /** Supplement ids are positive int4 identities; anything else is no supplement. */
@@ -89,7 +88,7 @@ export function heldRedirect(
   if (id === null) return undefined;
   const held = ctx.caches.links.get(id);
   if (!held?.target || hasSessionCookie(request.headers.get("cookie"))) return undefined;
-  if (countable(request)) counterOf(ctx).click(id);
+  countClick(ctx, request, id, held.ownerId);
   let secured = securedOf.get(held);
   if (secured?.security !== security) {
     secured = { security, headers: securedHeaders(redirectHeaders(held.target), security) };
@@ -104,10 +103,6 @@ export const goRoutes = new Hono<AppEnv>().get("/:id", async (c) => {
   const ctx = c.get("ctx");
   const link = await resolveLink(ctx, id);
   if (!link.target) return notFound();
-  if (countable(c.req.raw)) {
-    const at = now();
-    const viewer = sessionTokenCookie(c.req.header("cookie")) ? await c.var.user() : null;
-    if (viewer?.id !== link.ownerId) counterOf(ctx).click(id, at);
-  }
+  countClick(ctx, c.req.raw, id, link.ownerId);
   return new Response(null, { status: 302, headers: redirectHeaders(link.target) });
 });

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { and, eq, lt, ne, type SQL, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { images, users } from "../db/schema";
 import { IMAGE_FILE, imagePath, PROFILE_IMAGE_MAX_BYTES, UPLOADED_IMAGE_PATH } from "../src/lib/constants";
 import { MESSAGES, PROFILE_MESSAGES } from "../src/lib/messages";
@@ -134,8 +135,7 @@ async function deleteUnshown(db: Db, which: SQL | undefined, cache?: ImageCache)
     )
     select d.id, pg_notify(${CHANGES_CHANNEL}, json_build_object('i', d.id)::text)
     from (select distinct id from deleted) d`);
-  const rows = Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []);
-  for (const row of rows as { id: string }[]) cache?.drop(row.id);
+  for (const row of rowsOf<{ id: string }>(result)) cache?.drop(row.id);
 }
 
 /** Removes the user's stored images nobody shows any more (after the avatar changes). */

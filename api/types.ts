@@ -8,6 +8,7 @@ import type { User } from "../db/schema";
 import type { Auth } from "./auth";
 import type { Caches } from "./cache";
 import type { Config } from "./config";
+import type { InsightsCounter } from "./insights/counter";
 
 /** Configuration, the database, the auth instance and this instance's caches (api/context.ts makes it). */
 export interface AppContext {
@@ -15,6 +16,8 @@ export interface AppContext {
   database: Database;
   auth: Auth;
   caches: Caches;
+  /** Views and clicks counted in memory until the next flush (api/insights/counter.ts). */
+  counter: InsightsCounter;
 }
 
 /**

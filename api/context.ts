@@ -7,7 +7,6 @@ import { openDatabase } from "../db/client";
 import { createAuth } from "./auth";
 import { Caches, CHANGES_CHANNEL } from "./cache";
 import { ConfigError, parseConfig } from "./config";
-import { InsightsCounter } from "./insights/counter";
 import { log, setLogLevel } from "./log";
 import type { AppContext } from "./types";
 
@@ -65,8 +64,7 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
     (payload) => caches.applyNotification(payload),
     () => caches.clear(),
   );
-  const counter = new InsightsCounter(database.db, { flushMs: config.INSIGHTS_FLUSH_MS });
-  return { config, database, auth: createAuth(config, database, caches), caches, counter };
+  return { config, database, auth: createAuth(config, database, caches), caches };
 }
 
 export { ConfigError };

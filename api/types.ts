@@ -8,7 +8,6 @@ import type { User } from "../db/schema";
 import type { Auth } from "./auth";
 import type { Caches } from "./cache";
 import type { Config } from "./config";
-import type { InsightsCounter } from "./insights/counter";
 
 /** Configuration, the database, the auth instance and this instance's caches (api/context.ts makes it). */
 export interface AppContext {
@@ -16,8 +15,6 @@ export interface AppContext {
   database: Database;
   auth: Auth;
   caches: Caches;
-  /** Views and clicks counted in memory until the next flush (api/insights/counter.ts). */
-  counter: InsightsCounter;
 }
 
 /**
@@ -28,10 +25,7 @@ export interface AppContext {
 export interface HostEnv {
   server: Bun.Server<undefined>;
   clientAddress: () => string | undefined;
-  /**
-   * The security headers server.ts adds to every answer (api/security.ts): an answer kept in
-   * memory is made with its final headers once (api/cache.ts serveCached) instead of per request.
-   */
+  /** The security headers server.ts adds to every answer (api/security.ts). */
   security?: Record<string, string>;
 }
 

@@ -7,24 +7,24 @@ import { getSessionUser } from "../auth";
 import { now } from "../clock";
 import { sessionTokenCookie } from "../session-cookie";
 import type { AppContext } from "../types";
-import { countable } from "./counter";
+import { countable, counterOf } from "./counter";
 
 export function countView(ctx: AppContext, request: Request, ownerId: string, address: string | undefined) {
   if (!countable(request)) return;
   const visitor = { address, agent: request.headers.get("user-agent") ?? "" };
   const at = now();
-  whenNotOwner(ctx, request, ownerId, () => ctx.counter.view(ownerId, visitor, at));
+  whenNotOwner(ctx, request, ownerId, () => counterOf(ctx).view(ownerId, visitor, at));
 }
 
 export function countClick(ctx: AppContext, request: Request, supplementId: number, ownerId: string | null) {
   if (!countable(request)) return;
   const at = now();
-  whenNotOwner(ctx, request, ownerId, () => ctx.counter.click(supplementId, at));
+  whenNotOwner(ctx, request, ownerId, () => counterOf(ctx).click(supplementId, at));
 }
 
 function whenNotOwner(ctx: AppContext, request: Request, ownerId: string | null, count: () => void) {
   if (!sessionTokenCookie(request.headers.get("cookie"))) return count();
-  ctx.counter.track(
+  counterOf(ctx).track(
     getSessionUser(ctx, request.headers).then(
       (user) => user?.id !== ownerId && count(),
       () => count(),

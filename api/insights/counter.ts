@@ -14,6 +14,7 @@ import { rowsOf } from "../../db/rows";
 import { utcDate } from "../../src/lib/insights";
 import { now } from "../clock";
 import { errorFields, log } from "../log";
+import type { AppContext } from "../types";
 
 export const FLUSH_MS = 5000;
 /** Views a batch holds before a flush starts early (with a timer). */
@@ -318,5 +319,9 @@ export async function batchedVisitors(
   return new Map(rows.map((row) => [row.day, Number(row.n)]));
 }
 
-/** The instance's one counter (api/context.ts makes it, with the context). */
-export const counterOf = (ctx: { counter: InsightsCounter }): InsightsCounter => ctx.counter;
+/** The instance's one counter, flushing every INSIGHTS_FLUSH_MS. */
+export const counterOf = (ctx: Pick<AppContext, "caches" | "database" | "config">): InsightsCounter =>
+  ctx.caches.of(
+    "insights-counter",
+    () => new InsightsCounter(ctx.database.db, { flushMs: ctx.config.INSIGHTS_FLUSH_MS }),
+  );

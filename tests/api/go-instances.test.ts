@@ -247,8 +247,9 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
     expect(await until(jsonOnB, (j) => !j.includes("productUrl"), 1000)).not.toContain('"notes"');
   });
 
-  test("views and clicks counted on two instances add up (owner, bots and HEAD left out; a 304 is a view)", async () => {
+  test("views and clicks counted on two instances add up (owner, bots and HEAD left out; a 304 and another member's view count)", async () => {
     const owner = await signUp("two_sided");
+    const member = await signUp("other_member");
     await setPremium(owner, true);
     const id = await addSupplement(owner, { name: "Iron", affiliateLink: "https://shop.example/iron" });
     const bot = { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" };
@@ -263,7 +264,8 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
     expect((await call(b, `/${owner.username}`, { headers: bot })).status).toBe(200);
     expect((await call(b, `/${owner.username}`, { method: "HEAD" })).status).toBe(200);
     expect((await call(a, `/${owner.username}`, { cookie: owner.cookie })).status).toBe(200);
-    const want = { clicks: 5, views: 3, visitors: 1 };
+    expect((await call(b, `/${owner.username}`, { cookie: member.cookie })).status).toBe(200);
+    const want = { clicks: 5, views: 4, visitors: 1 };
     // Each instance flushes every second (INSIGHTS_FLUSH_MS=1000); the owner's own view is decided after its answer.
     const got = await until(
       () => stored(id, owner),

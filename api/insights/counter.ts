@@ -20,29 +20,31 @@ export const FLUSH_MS = 5000;
 /** Views a batch holds before a flush starts early (with a timer). */
 export const MAX_FLUSH_VISITS = 100_000;
 /** Keys, and new hashes, held before new ones are dropped or wait for room (a database outage). */
-const MAX_KEYS = 100_000;
-const MAX_HELD_HASHES = 1 << 20;
+const [MAX_KEYS, MAX_HELD_HASHES] = [100_000, 1 << 20];
 /** Hashes this instance remembers having sent today (past it, Postgres's `distinct` alone). */
 export const MAX_SEEN = 100_000;
 const HASH_BYTES = 16;
 const HASH_SQL = sql.raw(String(HASH_BYTES));
 
-type Db = Database["db"];
+/** isbot's verdicts on recent User-Agents (its list is one long pattern; a browser sends one string). */
+const verdicts = new Map<string, boolean>();
 
 /** Whether a request may count at all: a GET with a User-Agent that is not a known bot. */
 export function countable(request: Request): boolean {
   if (request.method !== "GET") return false;
   const agent = request.headers.get("user-agent") ?? "";
-  return agent.trim() !== "" && !isbot(agent);
+  let bot = verdicts.get(agent);
+  if (bot === undefined) {
+    bot = agent.trim() === "" || isbot(agent);
+    if (verdicts.size >= 1000) verdicts.clear();
+    verdicts.set(agent, bot);
+  }
+  return !bot;
 }
 
 /** The stored visitor hash (hex) of one view: docs/insights.md. */
 export const visitorHash = (salt: Uint8Array, agent: string, profileId: string, address: string): string =>
-  createHmac("sha256", salt)
-    .update(`${agent}\n${profileId}\n${address}`)
-    .digest()
-    .subarray(0, HASH_BYTES)
-    .toString("hex");
+  createHmac("sha256", salt).update(`${agent}\n${profileId}\n${address}`).digest().toString("hex", 0, HASH_BYTES);
 
 interface Batch {
   userId: string;
@@ -50,12 +52,8 @@ interface Batch {
   views: number;
   /** New visitors' hashes (hex), not yet sent. */
   hashes: Set<string>;
-}
-
-interface Waiting {
-  key: string;
-  address: string;
-  agent: string;
+  /** User-Agent and address of the batch's visitors: each is hashed once a batch. */
+  visitors: Set<string>;
 }
 
 /** Postgres array literals, for `unnest`. */
@@ -66,11 +64,10 @@ export class InsightsCounter {
   private views = new Map<string, Batch>();
   private clicks = new Map<string, { supplementId: number; day: string; clicks: number }>();
   /** Views whose day's salt is not read yet (the first seconds of a day or after start): hashed at the next flush. */
-  private waiting: Waiting[] = [];
+  private waiting: { key: string; address: string; agent: string }[] = [];
   private salts = new Map<string, Uint8Array>();
-  /** Hashes sent (or held) today, so that a visitor who comes back costs nothing. */
+  /** Hashes sent (or held) lately (each day's salt makes its own), so that a visitor who comes back costs nothing. */
   private seen = new Set<string>();
-  private seenDay = "";
   private held = 0;
   private cleanedFor = "";
   private running: Promise<void> = Promise.resolve();
@@ -82,7 +79,7 @@ export class InsightsCounter {
   private readonly maxHeldHashes: number;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Database["db"],
     { flushMs = FLUSH_MS, maxHeldHashes = MAX_HELD_HASHES }: { flushMs?: number; maxHeldHashes?: number } = {},
   ) {
     this.maxHeldHashes = maxHeldHashes;
@@ -98,36 +95,38 @@ export class InsightsCounter {
     let batch = this.views.get(key);
     if (!batch) {
       if (this.views.size >= MAX_KEYS) return;
-      batch = { userId, day, views: 0, hashes: new Set() };
+      batch = { userId, day, views: 0, hashes: new Set(), visitors: new Set() };
       this.views.set(key, batch);
     }
     batch.views += 1;
     this.pendingViews += 1;
     const address = visitor.address ?? "";
-    const salt = this.salts.get(day);
-    if (salt) this.addVisitor(batch, visitorHash(salt, visitor.agent, userId, address));
-    else if (this.waiting.length < MAX_FLUSH_VISITS) this.waiting.push({ key, address, agent: visitor.agent });
+    const raw = `${visitor.agent}\n${address}`;
+    if (!batch.visitors.has(raw)) {
+      const salt = this.salts.get(day);
+      const hash = salt && visitorHash(salt, visitor.agent, userId, address);
+      if (hash ? this.addVisitor(batch, hash) : this.wait(key, address, visitor.agent)) batch.visitors.add(raw);
+    }
     if (this.pendingViews >= MAX_FLUSH_VISITS && this.timer && !this.earlyFlush) {
       this.earlyFlush = true;
       void this.flush();
     }
   }
 
-  /** A new visitor's hash, kept unless seen today already or there is no room (then it counts when seen again). */
-  private addVisitor(batch: Batch, hash: string) {
-    if (this.seenDay !== batch.day) {
-      if (batch.day < this.seenDay) {
-        batch.hashes.add(hash); // a view that waited across midnight: Postgres's `distinct` tells
-        return;
-      }
-      this.seenDay = batch.day;
-      this.seen.clear();
-    }
-    if (this.seen.has(hash) || this.held >= this.maxHeldHashes) return;
+  /** A view whose day's salt is not read yet: hashed at the next flush (false: no room, a view only). */
+  private wait(key: string, address: string, agent: string): boolean {
+    return this.waiting.length < MAX_FLUSH_VISITS && this.waiting.push({ key, address, agent }) > 0;
+  }
+
+  /** A visitor's hash, kept unless seen today already; false when there is no room (it counts when seen again). */
+  private addVisitor(batch: Batch, hash: string): boolean {
+    if (this.seen.has(hash)) return true;
+    if (this.held >= this.maxHeldHashes) return false;
     if (this.seen.size >= MAX_SEEN) this.seen.clear();
     this.seen.add(hash);
     batch.hashes.add(hash);
     this.held += 1;
+    return true;
   }
 
   click(supplementId: number, at: Date = now()) {
@@ -145,9 +144,7 @@ export class InsightsCounter {
   }
 
   get pending(): { views: number; clicks: number } {
-    let clicks = 0;
-    for (const entry of this.clicks.values()) clicks += entry.clicks;
-    return { views: this.pendingViews, clicks };
+    return { views: this.pendingViews, clicks: [...this.clicks.values()].reduce((n, c) => n + c.clicks, 0) };
   }
 
   /** Every count held, into Postgres in one statement (plus the day's salt and adding up, once a day); never throws. */
@@ -215,8 +212,7 @@ export class InsightsCounter {
         ),
         old_hashes as (delete from visitor_hashes where day < ${today}::date returning 1),
         old_salts as (delete from visit_salts where day < ${today}::date - 2 returning 1)
-        select (select count(*) from new_batches) as batches, (select count(*) from added_views) as views,
-          (select count(*) from added_clicks) as clicks`);
+        select 1`);
     } catch (error) {
       this.keep(views, clicks);
       log.warn("insights: counts not written; kept for the next flush", errorFields(error));
@@ -304,7 +300,7 @@ export class InsightsCounter {
  * them to profile_daily_counts.visitors, which holds the days already added up.
  */
 export async function batchedVisitors(
-  db: Db,
+  db: Database["db"],
   userId: string,
   range?: { from: string; to: string },
 ): Promise<Map<string, number>> {

@@ -121,7 +121,7 @@ const notPointedAt = sql`not exists (select 1 from ${users} where ${users.profil
  * stored before migration 0004 may have a row for each user who showed it, and the last of them
  * to stop showing it takes every copy with it. The same statement announces each deleted id on
  * the change channel (delivered when it commits), so every instance stops serving it from
- * memory (api/image-cache.ts); this instance drops it before the caller answers.
+ * memory (src/host/cache.ts); this instance drops it before the caller answers.
  */
 async function deleteUnshown(db: Db, which: SQL | undefined, cache?: Caches) {
   const result = await db.execute(sql`

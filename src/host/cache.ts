@@ -107,7 +107,7 @@ export function responseCache(ctx: AppContext, security?: Record<string, string>
     env: HostEnv,
     next: (request: Request) => Response | Promise<Response>,
   ): Response | Promise<Response> {
-    if (request.method !== "GET" && request.method !== "HEAD") return next(request);
+    if (request.method !== "GET" && request.method !== "HEAD") return Promise.resolve(next(request)).then(withoutKeep);
     const kept = storeFor(ctx.caches, path).get(path) as KeptAnswer | undefined;
     if (kept && admit(kept, request, env, true)) return answer(kept, request);
     return fill(request, path, env, next);
@@ -116,6 +116,7 @@ export function responseCache(ctx: AppContext, security?: Record<string, string>
 
 /** `response` without the keep declaration (a route's answer that is not kept after all). */
 function withoutKeep(response: Response): Response {
+  if (!response.headers.has(KEEP_HEADER)) return response;
   const copy = new Response(response.body, response);
   copy.headers.delete(KEEP_HEADER);
   return copy;

@@ -3,7 +3,6 @@
  * other request through the response cache (./cache.ts) to Hono (`/api`, images, `/go`, the
  * social card and QR code) or Astro (pages). Without `render` (the API tests) Hono answers all.
  */
-import { KEEP_HEADER } from "../../api/cache";
 import { hasSessionCookie } from "../../api/session-cookie";
 import { isSharingPath } from "../../api/sharing/qr";
 import type { AppContext, HostEnv } from "../../api/types";
@@ -21,26 +20,17 @@ export interface HostOptions {
   security?: Record<string, string>;
 }
 
-const isApiPath = (path: string) => path === "/api" || path.startsWith("/api/") || path.startsWith(IMAGES_PREFIX);
+/** Paths Hono answers whatever the method: the API, avatars, 'View Product' links. */
+const isApiPath = (path: string) =>
+  path === "/api" || path.startsWith("/api/") || path.startsWith(IMAGES_PREFIX) || path.startsWith("/go/");
 
 export function createHost({ ctx, api, render, files, security }: HostOptions) {
   const cached = responseCache(ctx, security);
-
-  /** Issue 14: a 'View Product' miss is the site's 404 page, kept as the API's 404 declared. */
-  async function go(request: Request, url: URL, env: HostEnv): Promise<Response> {
-    const answer = await api.fetch(request, env);
-    if (answer.status !== 404 || !render) return answer;
-    const page = await render(new Request(new URL("/404", url), request));
-    const keep = answer.headers.get(KEEP_HEADER);
-    if (keep) page.headers.set(KEEP_HEADER, keep);
-    return page;
-  }
 
   /** Who answers `path`: Hono or Astro. */
   function route(request: Request, url: URL, env: HostEnv): Response | Promise<Response> {
     const path = url.pathname;
     if (!render || isApiPath(path)) return api.fetch(request, env);
-    if (path.startsWith("/go/")) return go(request, url, env);
     const read = request.method === "GET" || request.method === "HEAD";
     if (read && isSharingPath(path)) return api.fetch(request, env);
     // `/` is the prerendered landing page, unless the visitor has a session.
@@ -56,6 +46,11 @@ export function createHost({ ctx, api, render, files, security }: HostOptions) {
       const file = !(path === "/" && hasSessionCookie(request.headers.get("cookie"))) && files.get(path);
       if (file) return serveStatic(file, request, security ?? {});
     }
-    return cached(request, path, env, (forwarded) => route(forwarded, url, env));
+    const answer = cached(request, path, env, (forwarded) => route(forwarded, url, env));
+    if (!render || !path.startsWith("/go/")) return answer;
+    // Issue 14: a 'View Product' miss is the site's 404 page, made for this visitor (kept: only the API's decision).
+    return Promise.resolve(answer).then((got) =>
+      got.status === 404 ? render(new Request(new URL("/404", url), request)) : got,
+    );
   };
 }

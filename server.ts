@@ -1,8 +1,7 @@
 /**
- * The app's one process: wiring only. `/api/*` goes straight to the Hono app, built assets
- * and prerendered pages are served from memory (src/host/static.ts), public profile pages from
- * their cache (src/host/profile-page-cache.ts), a held `GET /api/profile/{name}` too
- * (api/profile.ts heldProfileJson), and everything else is rendered by Astro.
+ * The app's one process: wiring only. Every request goes through the host (src/host/host.ts):
+ * built files from memory, then the one response cache (src/host/cache.ts) in front of the
+ * Hono app (`/api`, images, `/go`, the social card) and Astro (pages).
  * Body limits: src/host/body-limit.ts; 500/503 answers: src/host/errors.ts; the fail-fast
  * window while the database is in trouble: src/host/database-trouble.ts; postgres.js's
  * dead-socket write: db/dead-socket.ts.
@@ -14,31 +13,24 @@ import "./src/host/pglite-early";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "./api/app";
-import { serveCached } from "./api/cache";
 import { clientAddress } from "./api/client-address";
 import { ConfigError, initContext } from "./api/context";
 import type { HostEnv } from "./api/env";
-import { heldRedirect } from "./api/go";
 import { isDatabaseUnavailable } from "./api/http";
-import { heldImage, imageResponse } from "./api/images";
-import { counterOf, countView } from "./api/insights/counter";
+import { counterOf } from "./api/insights/counter";
 import { errorFields, flushLogs, log } from "./api/log";
-import { heldProfileJson } from "./api/profile";
 import { securityHeadersOf, withSecurityHeaders } from "./api/security";
-import { hasSessionCookie } from "./api/session-cookie";
-import { heldCard } from "./api/sharing/card";
-import { isSharingPath } from "./api/sharing/qr";
 import type { Database } from "./db/client";
 import { DataDirLockedError } from "./db/client";
 import { deadSocketSurvivor } from "./db/dead-socket";
 import { BUN_BODY_CEILING, withBodyLimit } from "./src/host/body-limit";
 import { markDatabaseTrouble, recoverWith, withTroubleDeadline } from "./src/host/database-trouble";
 import { answerFor, serverError, unavailable } from "./src/host/errors";
-import { profileName, profilePages } from "./src/host/profile-page-cache";
+import { createHost } from "./src/host/host";
 import { badHost, requestUrl } from "./src/host/request-url";
 import { Shutdown } from "./src/host/shutdown";
-import { loadStaticFiles, serveStatic } from "./src/host/static";
-import { IMAGES_PREFIX, PRODUCT_NAME } from "./src/lib/constants";
+import { loadStaticFiles } from "./src/host/static";
+import { PRODUCT_NAME } from "./src/lib/constants";
 
 const root = import.meta.dir;
 const clientDir = join(root, "dist/client");
@@ -91,54 +83,11 @@ async function main() {
     render: (request: Request, locals?: App.Locals) => Promise<Response>;
   };
   const api = createApp(ctx);
-  void counterOf(ctx).flush(); // issue 14: the counter starts and reads the day's visitor salt
-  const files = loadStaticFiles(clientDir);
+  void counterOf(ctx).flush(); // issue 14: the counter reads the day's visitor salt
   // The same object for every answer, so answers kept in memory keep their final headers (api/security.ts).
   const headers = securityHeadersOf(config);
-  const profilePage = profilePages(ctx.caches, render, headers);
+  const dispatch = createHost({ ctx, api, render, files: loadStaticFiles(clientDir), security: headers });
   let inFlight = 0;
-
-  /** The answer; at once (no promise) when it comes from memory: static files, cached pages and images. */
-  function dispatch(request: Request, url: URL, env: HostEnv): Response | Promise<Response> {
-    const path = url.pathname;
-    if (path.startsWith(IMAGES_PREFIX)) {
-      const image = (request.method === "GET" || request.method === "HEAD") && heldImage(ctx, path);
-      return image ? imageResponse(image, request, headers) : api.fetch(request, env);
-    }
-    if (path === "/api" || path.startsWith("/api/"))
-      return heldProfileJson(ctx, request, path, env) ?? api.fetch(request, env);
-    if (path.startsWith("/go/")) return heldRedirect(ctx, request, path, headers) ?? go(request, url, env);
-    if (isSharingPath(path) && (request.method === "GET" || request.method === "HEAD")) {
-      // Issue 16: a social card this instance holds, from memory like an image.
-      const card = heldCard(ctx, path);
-      return card ? serveCached(card, request, headers) : api.fetch(request, env);
-    }
-    if (request.method === "GET" || request.method === "HEAD") {
-      // `/` is the prerendered landing page, unless the visitor has a session.
-      if (path === "/" && hasSessionCookie(request.headers.get("cookie"))) {
-        return render(new Request(new URL("/dashboard", url), request));
-      }
-      const file = files.get(path);
-      if (file) return serveStatic(file, request, headers);
-      const name = profileName(path);
-      if (name) {
-        const page = profilePage(name, request);
-        // Issue 14: in memory only.
-        const count = (answer: Response) => {
-          countView(ctx, request, answer, ctx.caches.profileOwner(name), env.clientAddress);
-          return answer;
-        };
-        return page instanceof Response ? count(page) : page.then(count);
-      }
-    }
-    return render(request);
-  }
-
-  // Issue 14: 'View Product' redirects (api/go.ts); their 404 is the site's 404 page.
-  async function go(request: Request, url: URL, env: HostEnv): Promise<Response> {
-    const answer = await api.fetch(request, env);
-    return answer.status === 404 ? render(new Request(new URL("/404", url), request)) : answer;
-  }
 
   /** The answer to a request that failed: 503 while the database is unreachable, else 500. */
   function failure(error: unknown, request: Request, path: string): Response {

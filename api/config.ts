@@ -83,10 +83,13 @@ const envSchema = z
       }),
     /** Seconds an instance remembers a verified session (ended sessions are forgotten at once). */
     SESSION_COOKIE_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
-    /** Megabytes of rendered public profiles (pages, JSON, 404s) an instance keeps in memory. */
-    PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
-    /** Megabytes of uploaded avatars an instance keeps in memory (api/image-cache.ts); 0: none. */
-    IMAGE_CACHE_MB: z.coerce.number().min(0).max(65536).default(32),
+    /**
+     * Megabytes of kept public answers (pages, their JSON, cards, QR codes, /go) an instance holds
+     * (src/host/cache.ts). The defaults of the three *_CACHE_MB and the cards' 8 MB add up to 96 MB.
+     */
+    PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(40),
+    /** Megabytes of uploaded avatars an instance keeps in memory (src/host/cache.ts); 0: none. */
+    IMAGE_CACHE_MB: z.coerce.number().min(0).max(65536).default(16),
     /** Megabytes of per-user answers (supplement lists, Today) an instance keeps in memory (api/cache.ts). */
     USER_CACHE_MB: z.coerce.number().min(0).max(65536).default(32),
     /**

@@ -2,24 +2,22 @@
  * Profile images. POST /api/upload/profile-image takes a multipart `profileImage`,
  * checks the bytes (not the declared type), re-encodes to a square WebP without
  * metadata and stores it in Postgres; GET /images/:id.webp serves it forever-cacheable, from
- * memory once read (api/image-cache.ts; server.ts answers those before the API is reached).
+ * memory once read (the host's response cache, src/host/cache.ts).
  */
 import { createHash } from "node:crypto";
 import { and, eq, lt, ne, type SQL, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { images, users } from "../db/schema";
-import { IMAGE_FILE, imagePath, PROFILE_IMAGE_MAX_BYTES, UPLOADED_IMAGE_PATH } from "../src/lib/constants";
+import { IMAGE_FILE, imagePath, PROFILE_IMAGE_MAX_BYTES } from "../src/lib/constants";
 import { MESSAGES, PROFILE_MESSAGES } from "../src/lib/messages";
 import type { ImageUploadAnswer } from "../src/lib/types";
-import { CHANGES_CHANNEL } from "./cache";
+import { type Caches, CHANGES_CHANNEL, kept, tags } from "./cache";
 import { type AppEnv, requireUser } from "./env";
 import { badRequest, HttpError, notFound } from "./http";
-import type { CachedImage, ImageCache } from "./image-cache";
 import { hit, LIMITS } from "./rate-limit";
-import { markSecured, securedHeaders } from "./security";
 import { loadSharp } from "./sharp";
-import type { AppContext } from "./types";
 
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "gif", "heif"]);
 /** 40 megapixels: enough for any phone photo, far below a decompression bomb. */
@@ -95,7 +93,7 @@ export const uploadRoutes = new Hono<AppEnv>().post("/upload/profile-image", asy
   await deleteUnshown(
     db,
     and(eq(images.userId, user.id), ne(images.id, id), lt(images.createdAt, new Date(Date.now() - 60 * 60 * 1000))),
-    ctx.caches.images,
+    ctx.caches,
   );
   return c.json({ imageUrl: imagePath(id) } satisfies ImageUploadAnswer, 201);
 });
@@ -123,9 +121,9 @@ const notPointedAt = sql`not exists (select 1 from ${users} where ${users.profil
  * stored before migration 0004 may have a row for each user who showed it, and the last of them
  * to stop showing it takes every copy with it. The same statement announces each deleted id on
  * the change channel (delivered when it commits), so every instance stops serving it from
- * memory (api/image-cache.ts); this instance drops it before the caller answers.
+ * memory (src/host/cache.ts); this instance drops it before the caller answers.
  */
-async function deleteUnshown(db: Db, which: SQL | undefined, cache?: ImageCache) {
+async function deleteUnshown(db: Db, which: SQL | undefined, cache?: Caches) {
   const result = await db.execute(sql`
     with deleted as (
       delete from ${images}
@@ -134,88 +132,33 @@ async function deleteUnshown(db: Db, which: SQL | undefined, cache?: ImageCache)
     )
     select d.id, pg_notify(${CHANGES_CHANNEL}, json_build_object('i', d.id)::text)
     from (select distinct id from deleted) d`);
-  const rows = Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []);
-  for (const row of rows as { id: string }[]) cache?.drop(row.id);
+  for (const row of rowsOf<{ id: string }>(result)) cache?.dropImage(row.id);
 }
 
 /** Removes the user's stored images nobody shows any more (after the avatar changes). */
-export async function pruneImages(db: Db, userId: string, cache?: ImageCache) {
+export async function pruneImages(db: Db, userId: string, cache?: Caches) {
   await deleteUnshown(db, eq(images.userId, userId), cache);
 }
 
 const IMAGE_CACHE_CONTROL = "public, max-age=31536000, immutable";
 
 /**
- * An image by id: from this instance's memory, or read from Postgres (one statement) and kept.
- * Undefined when no image has that id.
+ * GET /images/{id}.webp: the bytes, forever cacheable, the id as a strong ETag. Declared
+ * keepable (the host's cache holds it until the image is deleted, or its owner), so a warm
+ * read sends no statement.
  */
-export async function loadImage(ctx: AppContext, id: string): Promise<CachedImage | undefined> {
-  const cache = ctx.caches.images;
-  const hit = cache.get(id);
-  if (hit) return hit;
-  const since = cache.begin();
-  const [row] = await ctx.database.db
-    .select({ data: images.data, contentType: images.contentType, userId: images.userId })
+export const imageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:file", async (c) => {
+  const id = IMAGE_FILE.exec(c.req.param("file"))?.[1];
+  if (!id) throw notFound(PROFILE_MESSAGES.imageNotFound);
+  const [row] = await c
+    .get("ctx")
+    .database.db.select({ data: images.data, contentType: images.contentType, userId: images.userId })
     .from(images)
     .where(eq(images.id, id))
     .limit(1);
-  if (!row) return undefined;
-  const image = { id, userId: row.userId, body: new Uint8Array(row.data), contentType: row.contentType };
-  cache.set(image, since);
-  return { ...image, bytes: image.body.byteLength };
-}
-
-/** The image a path names (`/images/{id}.webp`), when this instance holds it. */
-export function heldImage(ctx: AppContext, path: string): CachedImage | undefined {
-  const id = UPLOADED_IMAGE_PATH.exec(path)?.[1];
-  return id ? ctx.caches.images.get(id) : undefined;
-}
-
-type HeaderList = [string, string][];
-const finalHeaders = new WeakMap<
-  CachedImage,
-  { security: Record<string, string>; ok: Headers; notModified: Headers }
->();
-
-/**
- * The answer to a GET or HEAD of `image`: forever cacheable, its id as a strong ETag, 304 when
- * If-None-Match names it. With `security` (server.ts), the final headers, worked out once per image.
- */
-export function imageResponse(image: CachedImage, request: Request, security?: Record<string, string>): Response {
-  const etag = `"${image.id}"`;
-  const notModified = request.headers.get("if-none-match") === etag;
-  const body = request.method === "HEAD" || notModified ? null : image.body;
-  const status = notModified ? 304 : 200;
-  if (security) {
-    let secured = finalHeaders.get(image);
-    if (secured?.security !== security) {
-      secured = {
-        security,
-        ok: securedHeaders(okHeaders(image, etag), security),
-        notModified: securedHeaders(notModifiedHeaders(etag), security),
-      };
-      finalHeaders.set(image, secured);
-    }
-    return markSecured(new Response(body, { status, headers: notModified ? secured.notModified : secured.ok }));
-  }
-  return new Response(body, { status, headers: notModified ? notModifiedHeaders(etag) : okHeaders(image, etag) });
-}
-
-const notModifiedHeaders = (etag: string): HeaderList => [
-  ["Cache-Control", IMAGE_CACHE_CONTROL],
-  ["ETag", etag],
-];
-
-const okHeaders = (image: CachedImage, etag: string): HeaderList => [
-  ...notModifiedHeaders(etag),
-  ["Content-Type", image.contentType],
-  ["Content-Length", String(image.body.byteLength)],
-];
-
-export const imageRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:file", async (c) => {
-  const match = IMAGE_FILE.exec(c.req.param("file"));
-  if (!match?.[1]) throw notFound(PROFILE_MESSAGES.imageNotFound);
-  const image = await loadImage(c.get("ctx"), match[1]);
-  if (!image) throw notFound(PROFILE_MESSAGES.imageNotFound);
-  return imageResponse(image, c.req.raw);
+  if (!row) throw notFound(PROFILE_MESSAGES.imageNotFound);
+  const headers = { "Content-Type": row.contentType, "Cache-Control": IMAGE_CACHE_CONTROL, ETag: `"${id}"` };
+  return kept(new Response(new Uint8Array(row.data), { headers }), {
+    tags: [tags.image(id), tags.deleted(row.userId)],
+  });
 });

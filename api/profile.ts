@@ -4,11 +4,11 @@ import { Hono } from "hono";
 import { users } from "../db/schema";
 import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
 import { COMMON_MESSAGES, MESSAGES, PROFILE_MESSAGES } from "../src/lib/messages";
-import { profileUpdateSchema } from "../src/lib/validation";
+import { isValidUsername, profileUpdateSchema } from "../src/lib/validation";
 import { isUsernameHeld } from "./account/holds";
-import { serveCached, toCachedBody } from "./cache";
+import { kept, profileTags } from "./cache";
 import { rateLimitKey } from "./client-address";
-import { type AppEnv, type HostEnv, requireUser } from "./env";
+import { type AppEnv, requireUser } from "./env";
 import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
 import { findPublicProfile } from "./queries/profile";
@@ -17,41 +17,11 @@ import { BatchedLimiter, LIMITS } from "./rate-limit";
 import type { AppContext } from "./types";
 import { avatarAllowed, invalidAvatar } from "./user-fields";
 
-const limiters = new WeakMap<AppContext, BatchedLimiter>();
-/** Per-address limit on the public profile API, shared across instances (see rate-limit.ts). */
-function profileLimiter(ctx: AppContext): BatchedLimiter {
-  let limiter = limiters.get(ctx);
-  if (!limiter) {
-    limiter = new BatchedLimiter(ctx, "profile", LIMITS.publicProfile);
-    limiters.set(ctx, limiter);
-  }
-  return limiter;
-}
-
-/** Counts one public profile request of `address` against its limit; throws 429 past it. */
-function countProfileRequest(ctx: AppContext, address: string | undefined) {
-  if (address) profileLimiter(ctx).hit(rateLimitKey(address));
-}
-
-const PROFILE_API_PREFIX = "/api/profile/";
-
-/**
- * `GET` or `HEAD /api/profile/{name}` when this instance holds the answer: from memory, without
- * the Hono app's router and middleware (issue 17: they cost more than the rest of the request).
- * The same bytes and headers as the route below, under the same per-address limit. Undefined
- * when the app must answer: another method or path, an answer not held, and a refusal (the
- * route refuses again and says why; a refused request counts nothing, so nothing is counted twice).
- */
-export function heldProfileJson(ctx: AppContext, request: Request, path: string, env: HostEnv): Response | undefined {
-  if ((request.method !== "GET" && request.method !== "HEAD") || !path.startsWith(PROFILE_API_PREFIX)) return undefined;
-  const cached = ctx.caches.getProfile(path.slice(PROFILE_API_PREFIX.length), "json");
-  if (!cached) return undefined;
-  try {
-    countProfileRequest(ctx, env.clientAddress());
-  } catch {
-    return undefined;
-  }
-  return serveCached(cached, request, env.security);
+/** Counts one public profile request of `address` against its per-address limit (shared across instances); 429 past it. */
+export function countProfileRequest(ctx: AppContext, address: string | undefined) {
+  if (!address) return;
+  const limiter = ctx.caches.of("profile-limit", () => new BatchedLimiter(ctx, "profile", LIMITS.publicProfile));
+  limiter.hit(rateLimitKey(address));
 }
 
 export const usernameTaken = () => new HttpError(409, MESSAGES.usernameTaken, { username: [MESSAGES.usernameTaken] });
@@ -61,16 +31,13 @@ export const profileRoutes = new Hono<AppEnv>()
     const ctx = c.get("ctx");
     countProfileRequest(ctx, c.get("clientAddress"));
     const name = c.req.param("username");
-    const cached = ctx.caches.getProfile(name, "json");
-    if (cached) return serveCached(cached, c.req.raw, (c.env as Partial<HostEnv> | undefined)?.security);
-    const since = ctx.caches.begin();
     const profile = await findPublicProfile(ctx.database.db, name, ctx.config.origin);
     const response = profile
       ? c.json(profile, 200, { "Cache-Control": "no-cache" })
       : c.json({ message: PROFILE_MESSAGES.notFound }, 404, { "Cache-Control": "no-cache" });
-    const body = await toCachedBody(response);
-    ctx.caches.setProfile(name, "json", profile?.userId ?? null, body, since);
-    return serveCached(body, c.req.raw);
+    return isValidUsername(name)
+      ? kept(response, { tags: profileTags(name, profile?.userId), limit: "profile" })
+      : response;
   })
   .put("/profile", async (c) => {
     const user = await requireUser(c);
@@ -125,7 +92,7 @@ export const profileRoutes = new Hono<AppEnv>()
       c.get("ctx").caches.invalidate({ userId: user.id, names: [previousUsername, updated.username] });
       if (changes.profileImageUrl !== undefined && changes.profileImageUrl !== previousImageUrl) {
         // The old avatar is no longer anyone's: remove it.
-        await pruneImages(db, user.id, c.get("ctx").caches.images);
+        await pruneImages(db, user.id, c.get("ctx").caches);
       }
       return c.json(toUserJson(updated));
     } catch (error) {

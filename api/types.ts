@@ -25,10 +25,7 @@ export interface AppContext {
 export interface HostEnv {
   server: Bun.Server<undefined>;
   clientAddress: () => string | undefined;
-  /**
-   * The security headers server.ts adds to every answer (api/security.ts): an answer kept in
-   * memory is made with its final headers once (api/cache.ts serveCached) instead of per request.
-   */
+  /** The security headers server.ts adds to every answer (api/security.ts). */
   security?: Record<string, string>;
 }
 

@@ -40,7 +40,6 @@ import { cpus, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import postgres from "postgres";
 import { parseConfig } from "../api/config";
-import { LINK_CACHE_BYTES } from "../api/link-cache";
 import { CARD_STORE_BYTES } from "../api/sharing/card";
 import { addDays } from "../src/lib/dates";
 import { cleanupAll, findFreePort, run } from "../tests/support/process";
@@ -1286,7 +1285,6 @@ function cacheCapsMb(): [string, number][] {
     ["IMAGE_CACHE_MB", c.IMAGE_CACHE_MB],
     ["USER_CACHE_MB", c.USER_CACHE_MB],
     ["the social cards'", CARD_STORE_BYTES / 2 ** 20],
-    ["the 'View Product' links'", LINK_CACHE_BYTES / 2 ** 20],
   ];
 }
 

@@ -3,7 +3,7 @@
 
 import { defineMiddleware } from "astro:middleware";
 import type { APIContext, MiddlewareNext } from "astro";
-import { PROFILE_USER_HEADER } from "../api/cache";
+import { KEEP_HEADER } from "../api/cache";
 import { isDatabaseUnavailable } from "../api/http";
 import { hasSessionCookie } from "../api/session-cookie";
 import { unavailable } from "./host/errors";
@@ -24,7 +24,7 @@ const route = async (context: APIContext, next: MiddlewareNext): Promise<Respons
     if (hasSessionCookie(context.request.headers.get("cookie"))) return context.rewrite("/dashboard");
   }
   const response = await next();
-  // In production server.ts reads and strips this header; in dev nothing needs it.
-  response.headers.delete(PROFILE_USER_HEADER);
+  // In production the host's cache reads and strips this header; in dev nothing needs it.
+  response.headers.delete(KEEP_HEADER);
   return response;
 };

@@ -1,9 +1,7 @@
 /**
- * GET /api/insights?days=7|30|90 (issue 14, signed in): the owner's profile views, unique
- * visitors and 'View Product' clicks per UTC day, oldest first, zero days present; `to` is
- * today (api/clock.ts). Clicks are premium: a free member's answer has `links: []` and no
- * clicks. Only what has been flushed to Postgres is counted (at most FLUSH_MS behind); a day's
- * visitors are its added-up count plus the distinct hashes of its batches not yet added up.
+ * GET /api/insights?days=7|30|90 (signed in): the owner's views, unique visitors and (premium)
+ * 'View Product' clicks per UTC day, oldest first, zero days present, up to today; what has
+ * been flushed (docs/insights.md), a day's visitors its added-up count plus its batches'.
  */
 import { and, asc, between, eq, isNotNull } from "drizzle-orm";
 import { Hono } from "hono";

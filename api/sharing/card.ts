@@ -6,11 +6,9 @@
  * fonts (api/sharing/card-fonts.ts); sharp rasterises it, lays the avatar (cut to its circle
  * while satori works) on it, and writes a palette PNG (CARD_PNG_OPTIONS). An avatar drawn by
  * librsvg inside the SVG cost ~30 ms of a ~110 ms render; laid on the raster it costs ~2 ms.
- * Each version is drawn once per instance: the PNG is kept in memory by version (a content hash, so it never goes stale),
- * capped in bytes, and concurrent first requests share one render. The version a name
- * currently has is kept in the profile cache (api/cache.ts, kind "card"), which the change
- * notifications empty on every edit, on every instance; server.ts answers it from there before
- * the app (heldCard). Every version is recorded with its
+ * Each version is drawn once per instance (`CardStore`: by version, a content hash, capped in
+ * bytes; concurrent first requests share one render); the answer is kept by the host's response
+ * cache under its path until the profile changes. Every version is recorded with its
  * facts in Postgres (api/sharing/card-versions.ts), so an old version's URL is drawn again,
  * to the same bytes, on any instance, for as long as the version is kept.
  */
@@ -22,7 +20,7 @@ import { images } from "../../db/schema";
 import { isReservedUsername, UPLOADED_IMAGE_PATH } from "../../src/lib/constants";
 import { CARD_HEIGHT, CARD_WIDTH, cardPath } from "../../src/lib/sharing";
 import { isValidUsername } from "../../src/lib/validation";
-import { type CachedBody, serveCached, toCachedBody } from "../cache";
+import { kept, profileTags, Store } from "../cache";
 import type { AppContext } from "../context";
 import type { AppEnv } from "../env";
 import { findPublicProfile } from "../queries/profile";
@@ -32,8 +30,8 @@ import { CARD_FONT_FAMILY, cardFonts, drawableText, loadAdditionalAsset } from "
 import { recordCardVersion, storedCardFacts } from "./card-versions";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
-/** The PNGs one instance keeps (most recently used kept first). */
-export const CARD_STORE_BYTES = 32 * 1024 * 1024;
+/** The PNGs one instance keeps (least recently used dropped first). */
+export const CARD_STORE_BYTES = 8 * 1024 * 1024;
 
 const BRAND = "#047857";
 const BRAND_DARK = "#065f46";
@@ -306,16 +304,13 @@ function storedAvatar(db: Db, avatar: string | null): Promise<AvatarLayer | unde
     .then(([row]) => (row ? avatarLayer(new Uint8Array(row.data)) : undefined));
 }
 
-/** Rendered cards by version, byte-capped, with the number of renders (tests and logs). */
+/** Rendered cards by version (a content hash: never stale), byte-capped, with the number of renders (tests and logs). */
 export class CardStore {
-  private pngs = new Map<string, Uint8Array<ArrayBuffer>>();
-  private pending = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
-  private bytes = 0;
+  private readonly pngs = new Store<Uint8Array<ArrayBuffer>>(CARD_STORE_BYTES, 0);
+  private readonly pending = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
   renders = 0;
   /** How long each render took, in ms (the last 100). */
   readonly timings: number[] = [];
-
-  constructor(readonly maxBytes = CARD_STORE_BYTES) {}
 
   get size() {
     return this.pngs.size;
@@ -324,127 +319,72 @@ export class CardStore {
   /** Forgets every PNG (tests: the next request for any version renders it again). */
   clear() {
     this.pngs.clear();
-    this.bytes = 0;
   }
 
   /** The version's PNG: from memory, or rendered once however many ask at the same time. */
   async get(version: string, render: () => Promise<Uint8Array<ArrayBuffer>>): Promise<Uint8Array<ArrayBuffer>> {
     const hit = this.pngs.get(version);
-    if (hit) {
-      this.pngs.delete(version);
-      this.pngs.set(version, hit);
-      return hit;
-    }
+    if (hit) return hit;
     let job = this.pending.get(version);
     if (!job) {
+      const since = this.pngs.begin();
       job = (async () => {
         const started = performance.now();
         this.renders++;
         const png = await render();
         this.timings.push(performance.now() - started);
         if (this.timings.length > 100) this.timings.shift();
-        this.keep(version, png);
+        this.pngs.set(version, png, { tags: [], size: png.byteLength, since });
         return png;
       })().finally(() => this.pending.delete(version));
       this.pending.set(version, job);
     }
     return job;
   }
-
-  private keep(version: string, png: Uint8Array<ArrayBuffer>) {
-    if (png.byteLength > this.maxBytes) return;
-    this.pngs.set(version, png);
-    this.bytes += png.byteLength;
-    while (this.bytes > this.maxBytes) {
-      const oldest = this.pngs.keys().next().value as string;
-      this.bytes -= this.pngs.get(oldest)?.byteLength ?? 0;
-      this.pngs.delete(oldest);
-    }
-  }
 }
 
-const stores = new WeakMap<AppContext, CardStore>();
-export function cardStore(ctx: AppContext): CardStore {
-  let store = stores.get(ctx);
-  if (!store) {
-    store = new CardStore();
-    stores.set(ctx, store);
-  }
-  return store;
-}
+/** This instance's card store. */
+export const cardStore = (ctx: AppContext): CardStore => ctx.caches.of("card-store", () => new CardStore());
 
-const notFoundBody = () =>
-  toCachedBody(Response.json({ message: "Card not found" }, { status: 404, headers: { "Cache-Control": "no-cache" } }));
-
-/** The current card of a name (or its 404), as kept in the profile cache. */
-async function currentCard(ctx: AppContext, name: string): Promise<CachedBody> {
-  const cached = ctx.caches.getProfile(name, "card");
-  if (cached) return cached;
-  const since = ctx.caches.begin();
-  const profile = await findPublicProfile(ctx.database.db, name, ctx.config.origin);
-  let body: CachedBody;
-  if (!profile) {
-    body = await notFoundBody();
-  } else {
-    const facts = cardFacts(profile);
-    const version = cardVersion(facts);
-    if (profile.userId) await recordCardVersion(ctx, profile.userId, facts, version, profile.recordedCardVersion);
-    body = await cardBody(ctx, facts, version);
-  }
-  ctx.caches.setProfile(name, "card", profile?.userId ?? null, body, since);
-  return body;
-}
+const cardNotFound = () =>
+  Response.json({ message: "Card not found" }, { status: 404, headers: { "Cache-Control": "no-cache" } });
 
 /** The PNG of `facts` (drawn once per instance and version), as an immutable answer. */
-async function cardBody(ctx: AppContext, facts: CardFacts, version: string): Promise<CachedBody> {
+async function cardResponse(ctx: AppContext, facts: CardFacts, version: string): Promise<Response> {
   const png = await cardStore(ctx).get(version, async () =>
     renderCardPng(facts, storedAvatar(ctx.database.db, facts.avatar)),
   );
-  return {
-    status: 200,
-    body: png,
-    headers: [
-      ["content-type", "image/png"],
-      ["cache-control", IMMUTABLE],
-      ["content-location", cardPath(facts.username, version)],
-    ],
-    etag: `"${version}"`,
-  };
-}
-
-/** `/og/{name}/{version}.png` as it arrives (not decoded: a valid name never needs escaping). */
-const CARD_PATH = /^\/og\/([^/]+)\/([A-Za-z0-9_-]{16})\.png$/;
-
-/**
- * The answer server.ts gives before the app when `path` asks for the card a name has now and
- * this instance holds it (the profile cache's `card` entry, which the change notifications
- * empty on every edit): no routing, no statement, headers worked out once (api/cache.ts
- * serveCached). Anything else (an old version, a cold or expired entry, a 404, a malformed
- * path) is undefined and goes to `cardRoutes`, which answers it the same way when warm.
- */
-export function heldCard(ctx: AppContext, path: string): CachedBody | undefined {
-  const match = CARD_PATH.exec(path);
-  if (!match?.[1] || !match[2]) return undefined;
-  const card = ctx.caches.getProfile(match[1], "card");
-  return card?.status === 200 && card.etag === `"${match[2]}"` ? card : undefined;
+  return new Response(png, {
+    headers: {
+      "Content-Type": "image/png",
+      "Cache-Control": IMMUTABLE,
+      "Content-Location": cardPath(facts.username, version),
+      ETag: `"${version}"`,
+    },
+  });
 }
 
 /**
  * GET /og/:username/:version.png. The current version: the PNG, immutable. An older version
  * of the user's card that is still kept (api/sharing/card-versions.ts): ITS picture, drawn from
  * its stored facts, immutable too (an avatar deleted since is drawn as the initial). Any other
- * version, an unknown or reserved name, or a malformed version: 404.
+ * version, an unknown or reserved name, or a malformed version: 404. Declared keepable, tagged
+ * with the name and its user (the host's cache, src/host/cache.ts).
  */
 export const cardRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:username/:file", async (c) => {
   const name = c.req.param("username");
   const version = /^(.+)\.png$/.exec(c.req.param("file"))?.[1] ?? "";
-  if (!isValidUsername(name) || isReservedUsername(name) || !CARD_VERSION_PATTERN.test(version)) {
-    return c.json({ message: "Card not found" }, 404, { "Cache-Control": "no-cache" });
-  }
+  if (!isValidUsername(name) || isReservedUsername(name) || !CARD_VERSION_PATTERN.test(version)) return cardNotFound();
   const ctx = c.get("ctx");
-  const card = await currentCard(ctx, name);
-  if (card.status !== 200 || card.etag === `"${version}"`) return serveCached(card, c.req.raw);
-  const facts = await storedCardFacts(ctx.database.db, name, version);
-  if (!facts) return c.json({ message: "Card not found" }, 404, { "Cache-Control": "no-cache" });
-  return serveCached(await cardBody(ctx, facts, version), c.req.raw);
+  const profile = await findPublicProfile(ctx.database.db, name, ctx.config.origin);
+  const keep = { tags: profileTags(name, profile?.userId) };
+  if (!profile) return kept(cardNotFound(), keep);
+  const facts = cardFacts(profile);
+  const current = cardVersion(facts);
+  if (version === current) {
+    if (profile.userId) await recordCardVersion(ctx, profile.userId, facts, current, profile.recordedCardVersion);
+    return kept(await cardResponse(ctx, facts, current), keep);
+  }
+  const old = await storedCardFacts(ctx.database.db, name, version);
+  return kept(old ? await cardResponse(ctx, old, version) : cardNotFound(), keep);
 });

@@ -1,20 +1,20 @@
 /**
  * GET /{username}/qr.svg: a QR code of the profile's absolute URL (`PUBLIC_ORIGIN/{username}`,
  * the stored spelling), public and cacheable so it can be embedded anywhere; 404 for an
- * unknown, reserved or ill-formed name. Made with `qrcode` and kept in the profile cache
- * (kind "qr"), which every change notification empties like the page's.
+ * unknown, reserved or ill-formed name. Made with `qrcode`; declared keepable, tagged with the
+ * name and its user (the host's cache, src/host/cache.ts).
  */
 import { Hono } from "hono";
 import { isReservedUsername } from "../../src/lib/constants";
 import { isValidUsername } from "../../src/lib/validation";
-import { serveCached, toCachedBody } from "../cache";
+import { kept, profileTags } from "../cache";
 import type { AppEnv } from "../env";
 import { findPublicProfile } from "../queries/profile";
 
 /** An hour: a renamed or deleted profile's code stops being served from caches soon after. */
 const QR_CACHE_CONTROL = "public, max-age=3600";
 
-/** The paths server.ts hands to the app for sharing: `/og/…` and `/{name}/qr.svg`. */
+/** The paths the host hands to the app for sharing: `/og/…` and `/{name}/qr.svg`. */
 export const isSharingPath = (path: string) => path.startsWith("/og/") || /^\/[^/]+\/qr\.svg$/.test(path);
 
 /** The QR code of `text` as an SVG document, 512 px with the standard 4-module quiet zone. */
@@ -36,16 +36,11 @@ export const qrRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:username/qr.sv
   if (!isValidUsername(name) || isReservedUsername(name)) {
     return c.json({ message: "Profile not found" }, 404, { "Cache-Control": "no-cache" });
   }
-  const cached = ctx.caches.getProfile(name, "qr");
-  if (cached) return serveCached(cached, c.req.raw);
-  const since = ctx.caches.begin();
   const profile = await findPublicProfile(ctx.database.db, name, ctx.config.origin);
   const response = profile?.user.username
     ? new Response(await qrSvg(`${ctx.config.origin}/${profile.user.username}`), {
         headers: { "Content-Type": "image/svg+xml", "Cache-Control": QR_CACHE_CONTROL },
       })
     : Response.json({ message: "Profile not found" }, { status: 404, headers: { "Cache-Control": "no-cache" } });
-  const body = await toCachedBody(response);
-  ctx.caches.setProfile(name, "qr", profile?.userId ?? null, body, since);
-  return serveCached(body, c.req.raw);
+  return kept(response, { tags: profileTags(name, profile?.userId) });
 });

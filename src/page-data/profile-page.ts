@@ -8,8 +8,8 @@ import type { FoundProfile } from "../../api/queries/profile";
 import { cardFacts, cardMeta, cardVersion } from "../../api/sharing/card-facts";
 import { recordCardVersion } from "../../api/sharing/card-versions";
 
-/** Tells server.ts's page cache whose page this is (stripped before it is sent). */
-export { PROFILE_USER_HEADER } from "../../api/cache";
+/** How the page declares that the host may keep it (src/host/cache.ts). */
+export { KEEP_HEADER, keepHeader, profileTags } from "../../api/cache";
 
 /**
  * The og:image tags of a profile's social card: a 1200 × 630 PNG whose URL changes with what

@@ -182,7 +182,7 @@ describe("Cache-Control on /api answers", () => {
 describe("the public profile cache and ill-formed names", () => {
   let api: TestApi;
   /** Entries held, read from the cache's own map (the same before and after the byte cap existed). */
-  const held = () => (api.ctx.caches as unknown as { profiles: Map<string, unknown> }).profiles.size;
+  const held = () => api.ctx.caches.responses.size;
   beforeAll(async () => {
     api = await startApi();
   }, 120_000);
@@ -198,14 +198,14 @@ describe("the public profile cache and ill-formed names", () => {
     ["non-ASCII", "%C3%A0lice"],
   ])("GET /api/profile/<%s> answers 404 and the cache does not grow", async (_label, name) => {
     const entries = held();
-    const bytes = api.ctx.caches.profileCacheBytes;
+    const bytes = api.ctx.caches.responses.bytes;
     for (let i = 0; i < 3; i++) {
       const res = await api.fetch(`/api/profile/${name}${"_".repeat(i)}`);
       expect(res.status).toBe(404);
       expect(((await res.json()) as { message: string }).message).toBe("Profile not found");
     }
     expect(held()).toBe(entries);
-    expect(api.ctx.caches.profileCacheBytes).toBe(bytes);
+    expect(api.ctx.caches.responses.bytes).toBe(bytes);
   });
 
   test("a valid but unknown name is still cached (a viral link to it must not reach Postgres)", async () => {

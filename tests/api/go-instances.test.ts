@@ -87,11 +87,12 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
     });
 
-  async function signUp(username: string): Promise<Account> {
-    const email = `${username}-${crypto.randomUUID().slice(0, 6)}@example.com`;
+  /** Signs up on A; with a username set unless `username` is null. */
+  async function signUp(username: string | null, name = "Golden Test"): Promise<Account> {
+    const email = `${username ?? "nameless"}-${crypto.randomUUID().slice(0, 6)}@example.com`;
     const res = await call(a, "/api/auth/sign-up/email", {
       method: "POST",
-      body: { email, password: "correct horse battery", name: "Golden Test" },
+      body: { email, password: "correct horse battery", name },
     });
     expect(res.status).toBe(200);
     const id = ((await res.json()) as { user: { id: string } }).user.id;
@@ -99,6 +100,7 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
       .getSetCookie()
       .map((c) => c.split(";")[0] ?? "")
       .join("; ");
+    if (username === null) return { id, cookie, username: "" };
     const named = await call(a, "/api/profile", { method: "PUT", cookie, body: { username } });
     expect(named.status).toBe(200);
     return { id, cookie, username };
@@ -232,7 +234,7 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
     expect(await jsonOnB()).toContain('"notes":"am"');
     expect((await call(b, `/go/${id}`)).status).toBe(302);
     await setPremium(owner, false); // as the webhook would, on neither instance
-    // B holds /go in memory (api/link-cache.ts): the change notification drops it.
+    // B holds /go in memory (the host's response cache, src/host/cache.ts): the change notification drops it.
     expect(
       await until(
         async () => (await call(b, `/go/${id}`)).status,
@@ -247,8 +249,26 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
     expect(await until(jsonOnB, (j) => !j.includes("productUrl"), 1000)).not.toContain('"notes"');
   });
 
-  test("views and clicks counted on two instances add up (owner, bots and HEAD left out; a 304 is a view)", async () => {
+  test("a dead /go link: each visitor gets the 404 page made for them, never one made for another", async () => {
+    // Signed in but without a username yet: the 404 page is the set-up screen, with the member's name.
+    const { cookie } = await signUp(null, "Nameless Person");
+    const dead = `/go/${2_000_000_000 + Math.floor(Math.random() * 100_000_000)}`;
+    const visitors = [
+      ["nameless member", { cookie }, true],
+      ["signed out", {}, false],
+      ["nameless member again", { cookie }, true],
+      ["signed out again", {}, false],
+    ] as const;
+    for (const [who, init, named] of visitors) {
+      const answer = await call(a, dead, init);
+      const html = await answer.text();
+      expect([who, answer.status, html.includes("Nameless")]).toEqual([who, 404, named]);
+    }
+  });
+
+  test("views and clicks counted on two instances add up (owner, bots and HEAD left out; a 304 and another member's view count)", async () => {
     const owner = await signUp("two_sided");
+    const member = await signUp("other_member");
     await setPremium(owner, true);
     const id = await addSupplement(owner, { name: "Iron", affiliateLink: "https://shop.example/iron" });
     const bot = { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" };
@@ -263,7 +283,8 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
     expect((await call(b, `/${owner.username}`, { headers: bot })).status).toBe(200);
     expect((await call(b, `/${owner.username}`, { method: "HEAD" })).status).toBe(200);
     expect((await call(a, `/${owner.username}`, { cookie: owner.cookie })).status).toBe(200);
-    const want = { clicks: 5, views: 3, visitors: 1 };
+    expect((await call(b, `/${owner.username}`, { cookie: member.cookie })).status).toBe(200);
+    const want = { clicks: 5, views: 4, visitors: 1 };
     // Each instance flushes every second (INSIGHTS_FLUSH_MS=1000); the owner's own view is decided after its answer.
     const got = await until(
       () => stored(id, owner),

@@ -1,5 +1,5 @@
 /**
- * Issue 14/17: `/go/{id}` answers from memory once warm (api/link-cache.ts), so each way a
+ * Issue 14/17: `/go/{id}` answers from memory once warm (src/host/cache.ts), so each way a
  * link stops (or starts) showing must reach every instance's copy through the change
  * notifications. Two built servers (`bun server.ts`) on one Postgres: B has answered the
  * link (warm), the change is made on A (or by the billing webhook A receives, or directly in

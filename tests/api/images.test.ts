@@ -613,11 +613,11 @@ describe("migration 0004: avatars stored the old way (one row per picture, first
 
     // The first uploader clears theirs: the second's avatar is still served.
     await db.update(users).set({ profileImageUrl: null }).where(eq(users.id, "legacy_first"));
-    await pruneImages(db, "legacy_first");
+    await pruneImages(db, "legacy_first", legacy.ctx.caches);
     expect(await served()).toBe(200);
     // The second clears theirs too: now nobody shows it, and it is gone.
     await db.update(users).set({ profileImageUrl: null }).where(eq(users.id, "legacy_second"));
-    await pruneImages(db, "legacy_second");
+    await pruneImages(db, "legacy_second", legacy.ctx.caches);
     expect(await served()).toBe(404);
   });
 });

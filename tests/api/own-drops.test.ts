@@ -124,7 +124,9 @@ describe("PUT /api/profile", () => {
     await primed(user);
     // The new name is cached too, as not found.
     expect((await publicProfile(newName)).status).toBe(404);
-    expect(api.ctx.caches.getProfile(newName, "json")?.status).toBe(404);
+    expect((api.ctx.caches.responses.get(`/api/profile/${newName}`) as { status: number } | undefined)?.status).toBe(
+      404,
+    );
 
     const res = await call(user, "PUT", "/api/profile", { username: newName, bio: "renamed" });
     expect(res.status).toBe(200);

@@ -6,7 +6,9 @@
  *   await api.close();
  */
 import { createApp } from "../../api/app";
+import { clientAddress } from "../../api/client-address";
 import { type AppContext, createContext } from "../../api/context";
+import { createHost } from "../../src/host/host";
 import { createTestDatabase, type TestDatabase } from "./db";
 
 export interface ApiRequestInit extends Omit<RequestInit, "body"> {
@@ -88,7 +90,17 @@ export async function startApi(extraEnv: Record<string, string> = {}, options: S
     throw error;
   }
   const app = createApp(ctx);
-  handler = (request, server) => app.fetch(request, server);
+  // The same way in as server.ts (src/host/host.ts): the response cache in front of the app.
+  const dispatch = createHost({ ctx, api: app });
+  handler = (request, server) => {
+    const clientAddressOf = () =>
+      clientAddress({
+        forwardedFor: request.headers.get("x-forwarded-for"),
+        socketAddress: () => server.requestIP(request)?.address,
+        hops: ctx.config.TRUST_PROXY,
+      });
+    return dispatch(request, new URL(request.url), { server, clientAddress: clientAddressOf });
+  };
 
   let closed = false;
   return {

@@ -1,9 +1,10 @@
 /**
  * The in-memory caches' rules (api/cache.ts): a fill that raced with an invalidation is
- * not stored, a fill after one is; notifications from Postgres drop what they name.
+ * not stored, a fill after one is; notifications from Postgres drop what they name; every
+ * store is capped in bytes, least recently used dropped first.
  */
 import { describe, expect, test } from "bun:test";
-import { type CachedBody, Caches, cachedBodyBytes, toCachedBody } from "../../api/cache";
+import { type CachedBody, Caches, cachedBodyBytes, profileTags, Store, toCachedBody } from "../../api/cache";
 import type { User } from "../../db/schema";
 
 /** A user row as the session check caches it (only the id matters to the cache). */
@@ -46,23 +47,25 @@ describe("Caches", () => {
       caches.setUser(userRow(id), caches.begin());
       caches.setList(id, false, await body(), caches.begin());
     }
-    caches.setProfile("alice", "json", "u1", await body(), caches.begin());
-    caches.setProfile("alice", "page", "u1", await body(), caches.begin());
-    // A name that was not found (cached as a 404, no user): the user is renamed to it.
-    caches.setProfile("alicia", "json", null, await body(), caches.begin());
-    caches.setProfile("bob", "json", "u2", await body(), caches.begin());
+    const keep = (path: string, name: string, userId: string | null) =>
+      caches.responses.set(path, {}, { tags: profileTags(name, userId), size: 100, since: caches.responses.begin() });
+    keep("/api/profile/alice", "alice", "u1");
+    keep("/ALICE", "ALICE", "u1");
+    // A name that was not found (kept as a 404, no user): the user is renamed to it.
+    keep("/api/profile/alicia", "alicia", null);
+    keep("/api/profile/bob", "bob", "u2");
     expect(caches.getUser("u1")?.id).toBe("u1");
 
     caches.applyNotification(JSON.stringify({ u: "u1", n: ["alice", "Alicia"] }));
     expect(caches.getUser("u1")).toBeUndefined();
     expect(caches.getList("u1", false)).toBeUndefined();
-    expect(caches.getProfile("alice", "json")).toBeUndefined();
-    expect(caches.getProfile("ALICE", "page")).toBeUndefined();
-    expect(caches.getProfile("alicia", "json")).toBeUndefined();
+    expect(caches.responses.get("/api/profile/alice")).toBeUndefined();
+    expect(caches.responses.get("/ALICE")).toBeUndefined();
+    expect(caches.responses.get("/api/profile/alicia")).toBeUndefined();
     // Another user's copies stay.
     expect(caches.getUser("u2")?.id).toBe("u2");
     expect(caches.getList("u2", false)).toBeDefined();
-    expect(caches.getProfile("bob", "json")).toBeDefined();
+    expect(caches.responses.get("/api/profile/bob")).toBeDefined();
   });
 
   test("a user row read while its user changed is not stored; one read after is", () => {
@@ -118,78 +121,56 @@ describe("Caches", () => {
     expect(caches.getList("u1", false)).toBeUndefined();
   });
 
-  describe("the profile cache's limits", () => {
-    const sized = (bytes: number): CachedBody => ({
-      status: 200,
-      body: new Uint8Array(bytes),
-      headers: [["content-type", "text/html"]],
-      etag: '"x"',
-    });
+  describe("Store: the one mechanism (the response cache, avatars, per-user answers, cards)", () => {
+    const fill = (store: Store<object>, key: string, size: number, tags: string[] = []) =>
+      store.set(key, { key }, { tags, size, since: store.begin() });
 
     test("never holds more bytes than its cap, dropping the least recently used first", () => {
-      const one = cachedBodyBytes(sized(10_000));
-      // Room for about five such pages.
-      const caches = new Caches({ profileBytes: one * 5 + 1_000 });
-      for (const name of ["a_1", "a_2", "a_3", "a_4", "a_5"]) {
-        caches.setProfile(name, "page", null, sized(10_000), caches.begin());
-      }
-      expect(caches.profileCacheEntries).toBe(5);
+      const store = new Store<object>(5 * 10_200, 60_000);
+      for (const key of ["a_1", "a_2", "a_3", "a_4", "a_5"]) fill(store, key, 10_000);
+      expect(store.size).toBe(5);
       // a_1 is used again: a_2 is now the least recently used.
-      expect(caches.getProfile("a_1", "page")).toBeDefined();
-      caches.setProfile("a_6", "page", null, sized(10_000), caches.begin());
-      expect(caches.profileCacheBytes).toBeLessThanOrEqual(caches.maxProfileBytes);
-      expect(caches.getProfile("a_2", "page")).toBeUndefined();
-      for (const name of ["a_1", "a_3", "a_4", "a_5", "a_6"]) expect(caches.getProfile(name, "page")).toBeDefined();
-      // Many more: the bytes stay under the cap however many names come.
+      expect(store.get("a_1")).toBeDefined();
+      fill(store, "a_6", 10_000);
+      expect(store.bytes).toBeLessThanOrEqual(store.maxBytes);
+      expect(store.get("a_2")).toBeUndefined();
+      for (const key of ["a_1", "a_3", "a_4", "a_5", "a_6"]) expect(store.get(key)).toBeDefined();
       for (let i = 0; i < 200; i++) {
-        caches.setProfile(`b_${i}`, "json", null, sized(1_000 + (i % 7) * 3_000), caches.begin());
-        expect(caches.profileCacheBytes).toBeLessThanOrEqual(caches.maxProfileBytes);
+        fill(store, `b_${i}`, 1_000 + (i % 7) * 3_000);
+        expect(store.bytes).toBeLessThanOrEqual(store.maxBytes);
       }
     });
 
-    test("counts what it drops: bytes go back to zero when everything is invalidated or cleared", () => {
-      const caches = new Caches({ profileBytes: 1_000_000 });
-      caches.setProfile("alice", "page", "u1", sized(5_000), caches.begin());
-      caches.setProfile("alice", "json", "u1", sized(500), caches.begin());
-      caches.setProfile("alice", "json", "u1", sized(700), caches.begin()); // replaced, not added
-      caches.setProfile("bob_1", "json", null, sized(300), caches.begin());
-      const expected = cachedBodyBytes(sized(5_000)) + cachedBodyBytes(sized(700)) + cachedBodyBytes(sized(300));
-      expect(caches.profileCacheBytes).toBeGreaterThanOrEqual(expected);
-      expect(caches.profileCacheBytes).toBeLessThan(expected + 1_000);
-      caches.invalidate({ userId: "u1" });
-      caches.invalidate({ names: ["bob_1"] });
-      expect(caches.profileCacheEntries).toBe(0);
-      expect(caches.profileCacheBytes).toBe(0);
-      caches.setProfile("carol", "page", null, sized(100), caches.begin());
-      caches.clear();
-      expect(caches.profileCacheBytes).toBe(0);
+    test("drops by tag, counts what it drops, and refuses a fill that raced with a drop of one of its tags", () => {
+      const store = new Store<object>(1_000_000, 60_000);
+      fill(store, "/alice", 5_000, ["u:u1", "n:alice"]);
+      fill(store, "/api/profile/alice", 700, ["u:u1", "n:alice"]);
+      fill(store, "/bob_1", 300, ["n:bob_1"]);
+      expect(store.bytes).toBeGreaterThanOrEqual(6_000);
+      store.dropTag("u:u1");
+      expect([store.get("/alice"), store.get("/api/profile/alice")]).toEqual([undefined, undefined]);
+      store.dropTag("n:bob_1");
+      expect([store.size, store.bytes]).toEqual([0, 0]);
+      const since = store.begin();
+      store.dropTag("u:u2");
+      expect(store.set("/carol", {}, { tags: ["u:u2"], size: 10, since })).toBe(false);
+      expect(store.set("/carol", {}, { tags: ["u:u3"], size: 10, since })).toBe(true);
+      store.clear();
+      expect([store.size, store.bytes]).toEqual([0, 0]);
     });
 
-    test("a body larger than the whole cap is not kept (and keeps nothing else out)", () => {
-      const caches = new Caches({ profileBytes: 50_000 });
-      caches.setProfile("small", "page", null, sized(1_000), caches.begin());
-      caches.setProfile("huge_1", "page", null, sized(60_000), caches.begin());
-      expect(caches.getProfile("huge_1", "page")).toBeUndefined();
-      expect(caches.getProfile("small", "page")).toBeDefined();
-    });
-
-    test.each([
-      ["15 KB of letters", "a".repeat(15_000)],
-      ["51 characters", "a".repeat(51)],
-      ["two characters", "ab"],
-      ["a space", "ali ce"],
-      ["leading spaces", `   alice`],
-      ["a dot", "alice.bob"],
-      ["non-ASCII", "àlice"],
-      ["encoded", "alice%20"],
-    ])("a name that fails the username rule (%s) is never kept", (_label, name) => {
-      const caches = new Caches();
-      caches.setProfile(name, "json", null, sized(100), caches.begin());
-      expect(caches.getProfile(name, "json")).toBeUndefined();
-      expect(caches.profileCacheEntries).toBe(0);
-      expect(caches.profileCacheBytes).toBe(0);
+    test("a value larger than the whole cap is not kept (and keeps nothing else out); a cap of 0 keeps nothing", () => {
+      const store = new Store<object>(50_000, 60_000);
+      fill(store, "small", 1_000);
+      fill(store, "huge", 60_000);
+      expect(store.get("huge")).toBeUndefined();
+      expect(store.get("small")).toBeDefined();
+      const none = new Store<object>(0, 60_000);
+      fill(none, "small", 1);
+      expect([none.get("small"), none.size, none.bytes]).toEqual([undefined, 0, 0]);
     });
   });
+
   describe("the per-user answers' byte cap (USER_CACHE_MB: supplement lists and Today)", () => {
     const sized = (bytes: number): CachedBody => ({
       status: 200,

@@ -1,6 +1,8 @@
 /** parseConfig (api/config.ts): defaults, and a refusal that names the variable at fault. */
+
 import { describe, expect, test } from "bun:test";
 import { ConfigError, parseConfig } from "../../api/config";
+import { CARD_STORE_BYTES } from "../../api/sharing/card";
 import { ROOT } from "../support/process";
 
 /** The problems a source is refused with (fails the test when it is accepted). */
@@ -119,8 +121,8 @@ describe("parseConfig", () => {
     }
   });
 
-  test("IMAGE_CACHE_MB: 32 by default, 0 (keep none) to 65536 megabytes; anything else names the variable", () => {
-    expect(parseConfig({}).IMAGE_CACHE_MB).toBe(32);
+  test("IMAGE_CACHE_MB: 16 by default, 0 (keep none) to 65536 megabytes; anything else names the variable", () => {
+    expect(parseConfig({}).IMAGE_CACHE_MB).toBe(16);
     for (const [value, mb] of [
       ["0", 0],
       ["8.5", 8.5],
@@ -131,6 +133,11 @@ describe("parseConfig", () => {
       const list = problems({ IMAGE_CACHE_MB: value });
       expect([value, list.length, list.join("\n")]).toEqual([value, 1, expect.stringContaining("IMAGE_CACHE_MB")]);
     }
+  });
+
+  test("every cache together: 96 MB by default (the cards' PNGs: 8 MB)", () => {
+    const c = parseConfig({});
+    expect(c.PROFILE_CACHE_MB + c.IMAGE_CACHE_MB + c.USER_CACHE_MB + CARD_STORE_BYTES / 2 ** 20).toBe(96);
   });
 
   test("USER_CACHE_MB: 32 by default, 0 to 65536 megabytes; anything else names the variable", () => {

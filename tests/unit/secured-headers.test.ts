@@ -1,14 +1,14 @@
 /**
- * Issue 17: answers kept in memory (cached bodies, built files, avatars) are made with their
+ * Issue 17: answers kept in memory (the host's response cache, built files) are made with their
  * final headers worked out once. Each must carry exactly the headers the per-request path
  * gives (the answer without them, then withSecurityHeaders), for a 200, a HEAD and a 304,
  * in development and in production (HSTS).
  */
 import { describe, expect, test } from "bun:test";
-import { type CachedBody, serveCached } from "../../api/cache";
-import type { CachedImage } from "../../api/image-cache";
-import { imageResponse } from "../../api/images";
+import { type CachedBody, Caches, kept } from "../../api/cache";
 import { securityHeaders, withSecurityHeaders } from "../../api/security";
+import type { AppContext, HostEnv } from "../../api/types";
+import { responseCache } from "../../src/host/cache";
 import { type StaticFile, serveStatic } from "../../src/host/static";
 
 const entries = (response: Response) => [...response.headers.entries()].sort(([a], [b]) => a.localeCompare(b));
@@ -46,55 +46,56 @@ const file: StaticFile = {
   etag: '"file1"',
   cacheControl: "public, max-age=0, must-revalidate",
 };
-const image: CachedImage = {
-  id: "abcdefghijklmnopqrstuvwxyz012345",
-  userId: "u1",
+const image: CachedBody = {
+  status: 200,
   body: new Uint8Array(1234),
-  contentType: "image/webp",
-  bytes: 1234,
+  headers: [
+    ["content-type", "image/webp"],
+    ["cache-control", "public, max-age=31536000, immutable"],
+  ],
+  etag: '"abcdefghijklmnopqrstuvwxyz012345"',
 };
+
+/** A host response cache per security setting, in front of a route that answers `body` and declares it keepable. */
+function keptAnswer(body: CachedBody) {
+  const env = { clientAddress: () => undefined } as unknown as HostEnv;
+  const caches = new Map<Record<string, string> | undefined, ReturnType<typeof responseCache>>();
+  return (request: Request, security?: Record<string, string>) => {
+    let cached = caches.get(security);
+    if (!cached) {
+      cached = responseCache({ caches: new Caches() } as AppContext, security);
+      caches.set(security, cached);
+    }
+    const headers: [string, string][] = [...body.headers, ["etag", body.etag]];
+    const route = () => kept(new Response(body.body, { status: body.status, headers }), { tags: [] });
+    return cached(request, "/p", env, route);
+  };
+}
 
 for (const production of [false, true]) {
   const security = securityHeaders({ production });
   describe(production ? "production" : "development", () => {
     const kinds = [
-      {
-        name: "cached page",
-        etag: page.etag,
-        make: (r: Request, s?: Record<string, string>) => serveCached(page, r, s),
-      },
-      {
-        name: "cached page, the fill's own answer (headers not kept)",
-        etag: page.etag,
-        make: (r: Request, s?: Record<string, string>) => serveCached({ ...page }, r, s, true),
-      },
-      {
-        name: "cached 404 JSON",
-        etag: json.etag,
-        make: (r: Request, s?: Record<string, string>) => serveCached(json, r, s),
-      },
+      { name: "kept page", etag: page.etag, make: keptAnswer(page) },
+      { name: "kept 404 JSON", etag: json.etag, make: keptAnswer(json) },
       {
         name: "built file",
         etag: file.etag,
         make: (r: Request, s?: Record<string, string>) => serveStatic(file, r, s),
       },
-      {
-        name: "avatar",
-        etag: `"${image.id}"`,
-        make: (r: Request, s?: Record<string, string>) => imageResponse(image, r, s),
-      },
+      { name: "avatar", etag: image.etag, make: keptAnswer(image) },
     ];
     for (const kind of kinds) {
       for (const { name, request } of requests(kind.etag)) {
         test(`${kind.name}, ${name}: the same status, headers and body as the per-request path`, async () => {
-          const perRequest = withSecurityHeaders(kind.make(request), security);
+          const perRequest = withSecurityHeaders(await kind.make(request), security);
           // Twice: the second answer comes from the headers worked out by the first.
           for (let i = 0; i < 2; i++) {
-            const precomputed = withSecurityHeaders(kind.make(request, security), security);
+            const precomputed = withSecurityHeaders(await kind.make(request, security), security);
             expect(precomputed.status).toBe(perRequest.status);
             expect(entries(precomputed)).toEqual(entries(perRequest));
             expect(new Uint8Array(await precomputed.arrayBuffer())).toEqual(
-              new Uint8Array(await kind.make(request).arrayBuffer()),
+              new Uint8Array(await (await kind.make(request)).arrayBuffer()),
             );
           }
         });

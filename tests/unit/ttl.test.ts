@@ -4,25 +4,24 @@
  * Postgres, all at once every 5 minutes.
  */
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
-import { Caches, toCachedBody } from "../../api/cache";
-import { LinkCache } from "../../api/link-cache";
-import { expiresAfter, TTL_SPREAD } from "../../api/ttl";
+import { Caches, Store, toCachedBody } from "../../api/cache";
+import { spreadTtl, TTL_SPREAD } from "../../api/ttl";
 import type { User } from "../../db/schema";
 
-describe("expiresAfter", () => {
+describe("spreadTtl", () => {
   test.each([
-    [0, 1_000 + 60_000],
-    [0.5, 1_000 + 60_000 * (1 - TTL_SPREAD / 2)],
-    [0.999999, 1_000 + 60_000 * (1 - TTL_SPREAD * 0.999999)],
+    [0, 60_000],
+    [0.5, 60_000 * (1 - TTL_SPREAD / 2)],
+    [0.999999, 60_000 * (1 - TTL_SPREAD * 0.999999)],
   ])("random %p: %p", (random, expected) => {
-    expect(expiresAfter(60_000, 1_000, random)).toBeCloseTo(expected, 6);
+    expect(spreadTtl(60_000, random)).toBeCloseTo(expected, 6);
   });
 
   test("always within the last quarter of the time to live", () => {
     for (let i = 0; i < 10_000; i++) {
-      const at = expiresAfter(300_000, 0);
-      expect(at).toBeGreaterThan(225_000);
-      expect(at).toBeLessThanOrEqual(300_000);
+      const ttl = spreadTtl(300_000);
+      expect(ttl).toBeGreaterThan(225_000);
+      expect(ttl).toBeLessThanOrEqual(300_000);
     }
   });
 });
@@ -43,20 +42,12 @@ describe("the caches' entries filled at one moment expire spread over the last q
   // Each kind: fill entry i, and whether entry i is still held.
   const kinds: [string, () => Promise<(i: number) => boolean>][] = [
     [
-      "profile pages",
+      "kept answers (pages, JSON, cards, /go)",
       async () => {
-        const caches = new Caches({ ttlMs: TTL });
-        const b = await body();
-        for (let i = 0; i < N; i++) caches.setProfile(`user_${i}`, "page", `u${i}`, b, caches.begin());
-        return (i) => caches.getProfile(`user_${i}`, "page") !== undefined;
-      },
-    ],
-    [
-      "'View Product' links",
-      async () => {
-        const links = new LinkCache(undefined, TTL);
-        for (let i = 0; i < N; i++) links.set(i, `u${i}`, "https://shop.example/x", links.begin());
-        return (i) => links.get(i) !== undefined;
+        const store = new Store<{ n: number }>(64 * 1024 * 1024, TTL);
+        for (let i = 0; i < N; i++)
+          store.set(`/user_${i}`, { n: i }, { tags: [`u:u${i}`], size: 100, since: store.begin() });
+        return (i) => store.get(`/user_${i}`) !== undefined;
       },
     ],
     [

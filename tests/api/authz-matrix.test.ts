@@ -280,6 +280,17 @@ const ROWS: Row[] = [
     call: async (p) => ({ method: "DELETE", path: `/api/supplements/${await newSupplement(target(p))}` }),
     expect: { out: 401, other: 404, free: 204, premium: 204, noname: 204 },
   },
+  {
+    route: "POST /api/supplements/:id/restore",
+    what: "Undo of a delete: only the owner's own deleted supplement comes back",
+    call: async (p) => {
+      const id = await newSupplement(target(p));
+      const gone = await http(`/api/supplements/${id}`, { method: "DELETE", cookie: target(p).cookie });
+      expect(gone.status).toBe(204);
+      return { method: "POST", path: `/api/supplements/${id}/restore` };
+    },
+    expect: { out: 401, other: 404, free: 201, premium: 201, noname: 201 },
+  },
   // Tracking (issue 19): private to the owner. A real server, so the real today (UTC: no zone set).
   { route: "GET /api/today", call: () => ({ method: "GET", path: "/api/today" }), expect: signedIn(401, 200) },
   { route: "GET /api/history", call: () => ({ method: "GET", path: "/api/history" }), expect: signedIn(401, 200) },

@@ -47,7 +47,7 @@ function normalise(body: string, origin: string): string {
   return body
     .replaceAll(origin, "ORIGIN")
     .replace(/\/_astro\/[A-Za-z0-9_.-]+/g, "/_astro/ASSET")
-    .replace(/Printed [A-Z][a-z]+ \d{1,2}, \d{4}/g, "Printed DATE");
+    .replace(/Printed \d{1,2} [A-Z][a-z]+ \d{4}/g, "Printed DATE");
 }
 
 function golden(name: string, actual: string) {

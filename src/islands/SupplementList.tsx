@@ -176,6 +176,9 @@ export default function SupplementList({ user: initialUser, supplements: initial
           <p className="mt-1 text-sm text-slate-600">
             Start tracking your health journey by adding your first supplement.
           </p>
+          <button type="button" className="btn btn-primary mt-4" onClick={() => $dialog.set({ kind: "add" })}>
+            Add Item
+          </button>
         </div>
       ) : (
         <>

@@ -612,6 +612,19 @@ const ROWS: Row[] = [
     // Without a username even an unknown path shows the setup screen (still a 404).
     expect: { out: 404, other: 404, free: 404, premium: 404, noname: { status: 404, contains: SETUP.contains } },
   },
+  ...(
+    [
+      ["privacy", "What we store"],
+      ["terms", "Your account and content"],
+    ] as const
+  ).map(
+    ([name, text]): Row => ({
+      route: `page ${name}.astro`,
+      what: "the same plain page for everyone, signed in or not (issue 38)",
+      call: () => ({ method: "GET", path: `/${name}` }),
+      expect: all({ status: 200, contains: text }),
+    }),
+  ),
   ...(["sign-in", "sign-up", "forgot-password"] as const).map(
     (name): Row => ({
       route: `page auth/${name}.astro`,

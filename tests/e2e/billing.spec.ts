@@ -303,7 +303,10 @@ test.describe("a server without Stripe keys", () => {
     await expect(page.getByRole("heading", { name: "Subscription Error" })).toBeVisible();
     await expect(page.getByText("Payments are not configured on this server.")).toBeVisible();
     await expect(page.getByRole("link", { name: "Back to Dashboard" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Try Again" })).toBeVisible();
+    // Issue 38: trying again cannot help on a server without payments; the upgrade links stay.
+    await expect(page.getByRole("button", { name: "Try Again" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Account menu" }).click();
+    await expect(page.getByRole("menuitem", { name: "Upgrade to Premium" })).toHaveAttribute("href", "/subscribe");
     expect(traffic.scripts).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ function offsetOf(zone: string, at: Date): string {
     const name = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
       .formatToParts(at)
       .find((p) => p.type === "timeZoneName")?.value;
-    return !name || name === "GMT" ? "UTC" : name.replace("GMT", "UTC");
+    return !name || name === "GMT" || name === "GMT+00:00" ? "UTC" : name.replace("GMT", "UTC");
   } catch {
     return "";
   }

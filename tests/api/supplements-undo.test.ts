@@ -52,6 +52,13 @@ const clicksOf = (id: number) =>
   db().select().from(supplementDailyClicks).where(eq(supplementDailyClicks.supplementId, id));
 const intakesOf = (user: ApiUser) => db().select().from(intakes).where(eq(intakes.userId, user.id));
 const trashOf = (user: ApiUser) => db().select().from(supplementTrash).where(eq(supplementTrash.userId, user.id));
+async function historyOf(user: ApiUser): Promise<{ days: unknown[] }> {
+  const res = await as(user, "/api/history?from=2026-11-20&to=2026-11-22");
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { days: unknown[] };
+  expect(body.days.length).toBeGreaterThan(0);
+  return body;
+}
 const listNames = async (user: ApiUser) =>
   ((await (await as(user, "/api/supplements")).json()) as { name: string }[]).map((s) => s.name);
 
@@ -99,6 +106,7 @@ describe("Undo restores exactly", () => {
       versions: await versionsOf(user, middle),
       clicks: await clicksOf(middle),
       intakes: await intakesOf(user),
+      history: await historyOf(user),
     };
     expect(before.versions.length).toBe(2);
     expect((await del(user, middle)).status).toBe(204);
@@ -112,6 +120,8 @@ describe("Undo restores exactly", () => {
     expect(await versionsOf(user, middle)).toEqual(before.versions);
     expect(await clicksOf(middle)).toEqual(before.clicks);
     expect(await intakesOf(user)).toEqual(before.intakes);
+    // The history (days counted from the versions and the log) reads as before too.
+    expect(await historyOf(user)).toEqual(before.history);
     expect(await trashOf(user)).toEqual([]);
     // Once: a second Undo finds nothing to restore.
     expect((await restore(user, middle)).status).toBe(404);

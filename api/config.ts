@@ -55,6 +55,8 @@ const envSchema = z
         .optional(),
     ),
     MAIL_FROM: z.string().trim().min(3).default(`${PRODUCT_NAME} <no-reply@stacktrack.local>`),
+    /** The address /privacy and /terms give for questions and requests (issue 38). */
+    CONTACT_EMAIL: optionalString.pipe(z.email("must be an e-mail address").optional()),
     STRIPE_SECRET_KEY: optionalString,
     PUBLIC_STRIPE_PUBLISHABLE_KEY: optionalString,
     STRIPE_WEBHOOK_SECRET: optionalString,

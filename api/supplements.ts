@@ -14,6 +14,7 @@ import { serveCached, toCachedBody } from "./cache";
 import { type AppEnv, requireUser, securityOf } from "./env";
 import { badRequest, notFound, readJson } from "./http";
 import { listSupplements, toSupplementJson } from "./queries/supplements";
+import { deleteWithUndo, purgeLater, restoreFromTrash, rowsOf } from "./supplement-trash";
 import { recordVersion, userToday, versionCtes } from "./tracking/versions";
 import { withUserLock } from "./user-lock";
 
@@ -27,10 +28,6 @@ function parseId(raw: string): number {
 }
 
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
-
-/** The rows of `db.execute` (postgres.js answers an array, PGlite `{ rows }`). */
-const rowsOf = (result: unknown): Record<string, unknown>[] =>
-  (Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
 
 const supplementColumns = Object.entries(getTableColumns(supplements));
 
@@ -172,16 +169,33 @@ export const supplementRoutes = new Hono<AppEnv>()
   .delete("/supplements/:id", async (c) => {
     const user = await requireUser(c);
     const id = parseId(c.req.param("id"));
-    // One statement: the row goes, and its version records that it is gone from the user's
-    // today on (its past days and logged doses stay, issue 19).
-    const result = await c.get("ctx").database.db.execute(sql`
-      with deleted as (
-        delete from ${supplements} where ${supplements.id} = ${id} and ${supplements.userId} = ${user.id}
-        returning *
-      ), ${versionCtes("deleted", user.id, userToday(user), true)}
-      select id from deleted`);
-    const [row] = rowsOf(result);
-    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
-    c.get("ctx").caches.invalidate({ userId: user.id });
+    const { database, caches } = c.get("ctx");
+    // One statement: the row goes (everywhere at once), a private copy is kept for Undo, and
+    // its version records that it is gone from the user's today on (its past stays, issue 19).
+    if (!(await deleteWithUndo(database.db, user.id, id, userToday(user)))) {
+      throw notFound(SUPPLEMENT_MESSAGES.notFound);
+    }
+    caches.invalidate({ userId: user.id });
+    purgeLater(database.db);
     return c.body(null, 204);
+  })
+  .post("/supplements/:id/restore", async (c) => {
+    const user = await requireUser(c);
+    const id = parseId(c.req.param("id"));
+    // Under the user's lock, like an add: the restored row counts against the cap.
+    // A refusal is answered after the commit, so the purge of expired copies still lands.
+    const { outcome, row } = await withUserLock(c.get("ctx"), user.id, async (lock) => {
+      const outcome = await restoreFromTrash(lock.tx, user.id, id);
+      if (outcome !== "restored") return { outcome };
+      lock.changed = true;
+      const [row] = await lock.tx
+        .select()
+        .from(supplements)
+        .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)));
+      return { outcome, row };
+    });
+    if (outcome === "full") throw badRequest(MESSAGES.tooManySupplements);
+    if (outcome === "gone") throw notFound(SUPPLEMENT_MESSAGES.undoExpired);
+    if (!row) throw new Error("restore returned no row");
+    return c.json(toSupplementJson(row, user.isPremium), 201);
   });

@@ -329,6 +329,30 @@ export const intakeDays = pgTable(
   (t) => [primaryKey({ name: "intake_days_pk", columns: [t.userId, t.date] })],
 );
 
+/**
+ * A deleted supplement while its Undo is open (issue 38): the row, its schedule versions and
+ * its link clicks as they were just before the delete, so that Undo puts back exactly what was
+ * there. The supplement itself is really deleted (invisible everywhere at once); this copy is
+ * private, never read but by Undo, and purged once the window is over (docs/undo-delete.md).
+ */
+export const supplementTrash = pgTable(
+  "supplement_trash",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    supplementId: integer("supplement_id").notNull(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }).notNull(),
+    row: jsonb("row").notNull(),
+    versions: jsonb("versions").notNull(),
+    clicks: jsonb("clicks").notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "supplement_trash_pk", columns: [t.userId, t.supplementId] }),
+    index("supplement_trash_deleted_at_idx").on(t.deletedAt),
+  ],
+);
+
 export type User = typeof users.$inferSelect;
 export type Supplement = typeof supplements.$inferSelect;
 

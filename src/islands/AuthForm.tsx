@@ -1,4 +1,5 @@
 import { useId, useState } from "react";
+import Field from "../components/Field";
 import { ApiError, api } from "../lib/api";
 import { PRODUCT_NAME } from "../lib/constants";
 import { COMMON_MESSAGES } from "../lib/messages";
@@ -20,13 +21,15 @@ type Errors = Partial<Record<"name" | "email" | "password" | "form", string>>;
 
 const PROVIDER_LABEL = { github: "Continue with GitHub", google: "Continue with Google" } as const;
 
+/** Sign-up's answer for a taken e-mail; the form shows it with a link to sign in. */
+const ACCOUNT_EXISTS = "An account with this e-mail already exists.";
+
 /** better-auth's error codes in words a person understands. */
 function friendly(error: unknown, mode: AuthMode): string {
   if (error instanceof ApiError) {
     if (error.status === 429) return "Too many attempts. Please wait a minute and try again.";
     if (mode === "sign-in" && (error.status === 401 || error.status === 400)) return "Invalid email or password";
-    if (mode === "sign-up" && (error.status === 422 || /exist/i.test(error.message)))
-      return "An account with this e-mail already exists. Log in instead.";
+    if (mode === "sign-up" && (error.status === 422 || /exist/i.test(error.message))) return ACCOUNT_EXISTS;
     if (mode === "reset" && /token/i.test(error.message))
       return "This reset link is invalid or has expired. Please ask for a new one.";
     if (error.status > 0 && error.status < 500 && error.message) return error.message;
@@ -126,16 +129,6 @@ export default function AuthForm({ mode, redirectTo: given, providers, token, in
     forgot: ["Send Reset Link", "Sending..."],
     reset: ["Update Password", "Updating..."],
   };
-  const field = (key: keyof Errors) => ({
-    "aria-invalid": errors[key] ? true : undefined,
-    "aria-describedby": errors[key] ? `${id}-${key}-error` : undefined,
-  });
-  const fieldError = (key: keyof Errors) =>
-    errors[key] ? (
-      <p id={`${id}-${key}-error`} className="field-error">
-        {errors[key]}
-      </p>
-    ) : null;
 
   return (
     <div className="card w-full max-w-md p-6 sm:p-8">
@@ -145,6 +138,14 @@ export default function AuthForm({ mode, redirectTo: given, providers, token, in
       {errors.form && (
         <div role="alert" className="mt-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
           {errors.form}
+          {errors.form === ACCOUNT_EXISTS && (
+            <>
+              {" "}
+              <a href={`/auth/sign-in${q}`} className="font-semibold underline underline-offset-2">
+                Log in instead
+              </a>
+            </>
+          )}
         </div>
       )}
       {done ? (
@@ -178,65 +179,47 @@ export default function AuthForm({ mode, redirectTo: given, providers, token, in
           )}
           <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
             {mode === "sign-up" && (
-              <div>
-                <label htmlFor={`${id}-name`} className="field-label">
-                  Name
-                </label>
-                <input
-                  id={`${id}-name`}
-                  className="field-input"
-                  autoComplete="name"
-                  value={name}
-                  onChange={(e) => setName(e.target.value)}
-                  {...field("name")}
-                />
-                {fieldError("name")}
-              </div>
+              <Field
+                id={`${id}-name`}
+                label="Name"
+                autoComplete="name"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                error={errors.name}
+              />
             )}
             {mode !== "reset" && (
-              <div>
-                <label htmlFor={`${id}-email`} className="field-label">
-                  Email
-                </label>
-                <input
-                  id={`${id}-email`}
-                  type="email"
-                  className="field-input"
-                  autoComplete="email"
-                  value={email}
-                  onChange={(e) => setEmail(e.target.value)}
-                  {...field("email")}
-                />
-                {fieldError("email")}
-              </div>
+              <Field
+                id={`${id}-email`}
+                label="Email"
+                type="email"
+                autoComplete="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                error={errors.email}
+              />
             )}
             {mode !== "forgot" && (
-              <div>
-                <div className="flex items-center justify-between">
-                  <label htmlFor={`${id}-password`} className="field-label">
-                    {mode === "reset" ? "New password" : "Password"}
-                  </label>
-                  {mode === "sign-in" && (
+              <Field
+                id={`${id}-password`}
+                label={mode === "reset" ? "New password" : "Password"}
+                labelAside={
+                  mode === "sign-in" && (
                     <a
                       href="/auth/forgot-password"
                       className="mb-1.5 text-sm font-medium text-brand-800 underline-offset-2 hover:underline"
                     >
                       Forgot password?
                     </a>
-                  )}
-                </div>
-                <input
-                  id={`${id}-password`}
-                  type="password"
-                  className="field-input"
-                  autoComplete={mode === "sign-in" ? "current-password" : "new-password"}
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                  {...field("password")}
-                />
-                {mode !== "sign-in" && !errors.password && <p className="field-hint">At least 8 characters.</p>}
-                {fieldError("password")}
-              </div>
+                  )
+                }
+                type="password"
+                autoComplete={mode === "sign-in" ? "current-password" : "new-password"}
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                hint={mode !== "sign-in" && !errors.password ? "At least 8 characters." : undefined}
+                error={errors.password}
+              />
             )}
             <button type="submit" className="btn btn-primary w-full" disabled={busy}>
               {busy ? submitLabel[mode][1] : submitLabel[mode][0]}

@@ -2,12 +2,13 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { api } from "../lib/api";
 import { PREMIUM_PRICE, PRODUCT_NAME } from "../lib/constants";
+import { formatLong } from "../lib/date-format";
 import type { BillingSummary, CurrentUser } from "../lib/types";
 import { $user, refreshUser, seedUser } from "../stores/user";
 import { openBillingPortal } from "./BillingPortal";
 
-export const formatBillingDate = (iso: string) =>
-  new Intl.DateTimeFormat("en-US", { dateStyle: "long" }).format(new Date(iso));
+/** Loaded in the browser (after the summary arrives): the reader's own zone. */
+const formatBillingDate = (iso: string) => formatLong(iso, Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 type Portal = "methods" | "history";
 

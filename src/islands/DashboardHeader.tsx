@@ -2,14 +2,23 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { stampPrintDates } from "../lib/print";
 import { printedOn, SHARING_TEXT } from "../lib/sharing";
-import type { CurrentUser } from "../lib/types";
-import { $dialog } from "../stores/supplements";
+import type { CurrentUser, Supplement } from "../lib/types";
+import { $dialog, $supplements, $supplementsLoaded, seedSupplements, visibleList } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
 
 /** 'Welcome back, @username' with the Add Item and Share Profile buttons. */
-export default function DashboardHeader({ user: initialUser }: { user: CurrentUser }) {
+export default function DashboardHeader({
+  user: initialUser,
+  supplements,
+}: {
+  user: CurrentUser;
+  supplements?: Supplement[] | null;
+}) {
   seedUser(initialUser);
+  seedSupplements(supplements ?? null);
   const user = useStore($user) ?? initialUser;
+  // An empty list offers its own Add Item (issue 38): one such button on the page at a time.
+  const empty = visibleList(useStore($supplementsLoaded), useStore($supplements), supplements ?? null).length === 0;
   // The Print button exists only once JavaScript runs (issue 16); before any print the date is the reader's.
   const [canPrint, setCanPrint] = useState(false);
   useEffect(() => {
@@ -58,6 +67,7 @@ export default function DashboardHeader({ user: initialUser }: { user: CurrentUs
         <button
           type="button"
           className="btn btn-primary flex-1 sm:flex-none"
+          hidden={empty && supplements !== undefined}
           onClick={() => $dialog.set({ kind: "add" })}
         >
           <svg

@@ -1,6 +1,7 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState } from "react";
 import { errorMessage } from "../lib/api";
+import { formatShort } from "../lib/date-format";
 import {
   DEFAULT_INSIGHTS_RANGE,
   INSIGHTS_RANGES,
@@ -12,8 +13,11 @@ import type { CurrentUser } from "../lib/types";
 import { $linkClicks30, loadInsights } from "../stores/insights";
 import { $user, seedUser } from "../stores/user";
 
-const shortDate = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
+const shortDate = (date: string) => formatShort(date);
+
+/** What an Insights card with no views shows instead of an empty chart (issue 38). */
+export const INSIGHTS_EMPTY =
+  "No one has visited your public page in this period yet. Share your link and visits will show here.";
 
 /**
  * The dashboard's Insights card (issue 14): profile views and visitors for 7, 30 or 90 days with
@@ -103,20 +107,28 @@ export default function InsightsCard({ user: initialUser }: { user: CurrentUser 
           <p className="mt-4 text-sm text-slate-700" id={`${id}-summary`}>
             {insightsSummary(data, user.isPremium)}
           </p>
-          <div className="mt-3 flex h-32 items-end gap-px border-b border-slate-300" aria-hidden="true">
-            {data.days.map((day) => (
-              <div
-                key={day.date}
-                className="min-w-0 flex-1 rounded-t-sm bg-brand-500"
-                style={{ height: `${(day.views / max) * 100}%` }}
-                title={`${shortDate(day.date)}: ${day.views} views`}
-              />
-            ))}
-          </div>
-          <div className="mt-1 flex justify-between text-xs text-slate-600" aria-hidden="true">
-            <span>{shortDate(data.from)}</span>
-            <span>{shortDate(data.to)}</span>
-          </div>
+          {data.totals.views === 0 ? (
+            <p className="mt-3 rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
+              {INSIGHTS_EMPTY}
+            </p>
+          ) : (
+            <>
+              <div className="mt-3 flex h-32 items-end gap-px border-b border-slate-300" aria-hidden="true">
+                {data.days.map((day) => (
+                  <div
+                    key={day.date}
+                    className="min-w-0 flex-1 rounded-t-sm bg-brand-500"
+                    style={{ height: `${(day.views / max) * 100}%` }}
+                    title={`${shortDate(day.date)}: ${day.views} views`}
+                  />
+                ))}
+              </div>
+              <div className="mt-1 flex justify-between text-xs text-slate-600" aria-hidden="true">
+                <span>{shortDate(data.from)}</span>
+                <span>{shortDate(data.to)}</span>
+              </div>
+            </>
+          )}
           <details className="mt-3">
             <summary className="cursor-pointer text-sm font-medium text-slate-700">Daily numbers</summary>
             <div className="mt-2 max-h-64 overflow-y-auto">

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
+import Field from "../components/Field";
 import { ApiError, api, profileExists } from "../lib/api";
 import { BIO_MAX, isReservedUsername, PRODUCT_NAME, USERNAME_CHECK_MIN, USERNAME_INPUT_MAX } from "../lib/constants";
 import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
@@ -23,7 +24,7 @@ export default function ProfileSetup({ user }: Props) {
   const [submitting, setSubmitting] = useState(false);
   const [touched, setTouched] = useState(false);
   const latest = useRef("");
-  const ids = { username: useId(), usernameHint: useId(), usernameError: useId(), bio: useId(), bioError: useId() };
+  const ids = { username: useId(), bio: useId() };
 
   // The live availability check: from USERNAME_CHECK_MIN characters, debounced; found = taken, 404 = free.
   useEffect(() => {
@@ -104,75 +105,65 @@ export default function ProfileSetup({ user }: Props) {
           </p>
         </div>
         <form className="mt-8 space-y-5" onSubmit={onSubmit} noValidate>
-          <div>
-            <label htmlFor={ids.username} className="field-label">
-              Username
-            </label>
-            <input
-              id={ids.username}
-              name="username"
-              className="field-input"
-              placeholder="Choose a unique username"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              maxLength={USERNAME_INPUT_MAX}
-              value={username}
-              onChange={(e) => {
-                setUsername(e.target.value);
-                setUsernameError(null);
-              }}
-              onBlur={() => setTouched(true)}
-              aria-invalid={shownUsernameError ? true : undefined}
-              aria-describedby={`${ids.usernameHint}${shownUsernameError ? ` ${ids.usernameError}` : ""}`}
-              required
-            />
-            <p id={ids.usernameHint} className="field-hint user-text">
-              This will be your public profile URL: /{username.trim() || "name"}
-            </p>
-            {check === "checking" && (
-              <p className="field-hint" role="status">
-                Checking availability...
-              </p>
-            )}
-            {check === "free" && !shownUsernameError && (
-              <p className="mt-1.5 text-sm text-brand-800" role="status">
-                Username is available
-              </p>
-            )}
-            {shownUsernameError && (
-              <p id={ids.usernameError} className="field-error" role="alert">
-                {shownUsernameError}
-              </p>
-            )}
-          </div>
-          <div>
-            <label htmlFor={ids.bio} className="field-label">
-              Bio <span className="font-normal text-slate-600">(optional)</span>
-            </label>
-            <textarea
-              id={ids.bio}
-              name="bio"
-              className="field-input min-h-24"
-              placeholder="Tell people a little about yourself and your health goals"
-              value={bio}
-              onChange={(e) => setBio(e.target.value)}
-              aria-invalid={bioError ? true : undefined}
-              aria-describedby={bioError ? ids.bioError : undefined}
-            />
-            <div className="mt-1.5 flex justify-between gap-2 text-sm">
-              {bioError ? (
-                <p id={ids.bioError} className="text-red-700" role="alert">
-                  {bioError}
-                </p>
-              ) : (
-                <span />
-              )}
-              <span className={bio.length > BIO_MAX ? "text-red-700" : "text-slate-600"}>
+          <Field
+            id={ids.username}
+            label="Username"
+            name="username"
+            placeholder="Choose a unique username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={USERNAME_INPUT_MAX}
+            value={username}
+            onChange={(e) => {
+              setUsername(e.target.value);
+              setUsernameError(null);
+            }}
+            onBlur={() => setTouched(true)}
+            required
+            hint={<span className="user-text">This will be your public profile URL: /{username.trim() || "name"}</span>}
+            after={
+              <>
+                {check === "checking" && (
+                  <p className="field-hint" role="status">
+                    Checking availability...
+                  </p>
+                )}
+                {check === "free" && !shownUsernameError && (
+                  <p className="mt-1.5 text-sm text-brand-800" role="status">
+                    Username is available
+                  </p>
+                )}
+              </>
+            }
+            error={shownUsernameError ?? undefined}
+            alertError
+          />
+          <Field
+            id={ids.bio}
+            label={
+              <>
+                Bio <span className="font-normal text-slate-600">(optional)</span>
+              </>
+            }
+            multiline
+            name="bio"
+            className="min-h-24"
+            placeholder="Tell people a little about yourself and your health goals"
+            value={bio}
+            onChange={(e) => setBio(e.target.value)}
+            describedBy={`${ids.bio}-count`}
+            after={
+              <p
+                id={`${ids.bio}-count`}
+                className={`mt-1.5 text-right text-sm ${bio.length > BIO_MAX ? "text-red-700" : "text-slate-600"}`}
+              >
                 {bio.length}/{BIO_MAX}
-              </span>
-            </div>
-          </div>
+              </p>
+            }
+            error={bioError ?? undefined}
+            alertError
+          />
           <button
             type="submit"
             className="btn btn-primary w-full"

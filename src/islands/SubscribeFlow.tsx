@@ -71,7 +71,8 @@ function Check() {
   );
 }
 
-function ErrorCard({ message }: { message: string }) {
+/** `retry`: whether trying again can help (not on a server without payments, issue 38). */
+function ErrorCard({ message, retry }: { message: string; retry: boolean }) {
   return (
     <div className="mx-auto max-w-lg py-10">
       <section className="card p-6 text-center sm:p-8" aria-labelledby="subscription-error" role="alert">
@@ -97,9 +98,11 @@ function ErrorCard({ message }: { message: string }) {
           <a href="/" className="btn btn-outline">
             Back to Dashboard
           </a>
-          <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
-            Try Again
-          </button>
+          {retry && (
+            <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+              Try Again
+            </button>
+          )}
         </div>
       </section>
     </div>
@@ -246,7 +249,9 @@ export default function SubscribeFlow({
     })();
   }, [initialUser.isPremium, publishableKey]);
 
-  if (phase.kind === "error") return <ErrorCard message={phase.message} />;
+  if (phase.kind === "error") {
+    return <ErrorCard message={phase.message} retry={phase.message !== BILLING_MESSAGES.notConfigured} />;
+  }
 
   if (phase.kind === "loading" || phase.kind === "redirecting") {
     return (

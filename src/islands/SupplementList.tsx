@@ -18,6 +18,7 @@ import {
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useStore } from "@nanostores/react";
+import { useEffect, useState } from "react";
 import Menu from "../components/Menu";
 import type { CurrentUser, Supplement } from "../lib/types";
 import { $linkClicks30 } from "../stores/insights";
@@ -123,7 +124,12 @@ export default function SupplementList({ user: initialUser, supplements: initial
   seedUser(initialUser);
   seedSupplements(initial);
   const user = useStore($user) ?? initialUser;
-  const clicks = useStore($linkClicks30);
+  // The clicks come from the Insights card's request, which may finish before this island
+  // hydrates: shown only once it has, so the first render matches the server's (React #418).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const loadedClicks = useStore($linkClicks30);
+  const clicks = hydrated ? loadedClicks : undefined;
   const loaded = useStore($supplementsLoaded) || initial !== null;
   const list = visibleList(useStore($supplementsLoaded), useStore($supplements), initial);
   const sensors = useSensors(
@@ -176,6 +182,9 @@ export default function SupplementList({ user: initialUser, supplements: initial
           <p className="mt-1 text-sm text-slate-600">
             Start tracking your health journey by adding your first supplement.
           </p>
+          <button type="button" className="btn btn-primary mt-4" onClick={() => $dialog.set({ kind: "add" })}>
+            Add Item
+          </button>
         </div>
       ) : (
         <>

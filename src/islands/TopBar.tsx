@@ -30,7 +30,7 @@ export default function TopBar({ user: initial, path }: Props) {
               <rect width="32" height="32" rx="8" fill="#047857" />
               <path d="M9 21h14M9 16h14M9 11h14" stroke="#fff" strokeWidth="3" strokeLinecap="round" />
             </svg>
-            <span className="hidden sm:inline">{PRODUCT_NAME}</span>
+            <span className="max-sm:sr-only">{PRODUCT_NAME}</span>
           </a>
           <div className="flex items-center gap-1">
             <a href="/" className={linkClass(path === "/")} aria-current={path === "/" ? "page" : undefined}>
@@ -63,7 +63,7 @@ export default function TopBar({ user: initial, path }: Props) {
             separatorsAfter={user.isPremium ? [1] : [2]}
             worksWithoutScript
             items={[
-              { label: "My Profile", href: "/profile/edit" },
+              { label: "Edit Profile", href: "/profile/edit" },
               { label: "Settings", href: "/settings" },
               ...(user.isPremium ? [] : [{ label: "Upgrade to Premium", href: "/subscribe" }]),
               // A POST (origin-checked): a link or an <img> pointing at the URL cannot sign anyone out.

@@ -28,6 +28,8 @@ export const SUPPLEMENT_TEXT_MAX = 100;
 export const NOTES_MAX = 1000;
 export const URL_MAX = 2048;
 export const MAX_SUPPLEMENTS = 200;
+/** How long the 'Supplement deleted' toast offers Undo (issue 38). */
+export const UNDO_DELETE_MS = 6000;
 export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;

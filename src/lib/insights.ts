@@ -2,6 +2,7 @@
  * Issue 14, shared by the server and the islands: the public page's affiliate wording, the
  * owner's two switches, the Insights ranges and the wire type of GET /api/insights.
  */
+import { formatWeekday } from "./date-format";
 
 /** The link text on the public page, and the plain-text label beside each link. */
 export const VIEW_PRODUCT = "View Product";
@@ -61,6 +62,6 @@ export function insightsSummary(answer: InsightsAnswer, premium: boolean): strin
   let text = `${plural(answer.totals.views, "profile view")} from ${plural(answer.totals.visitors, "visitor")} in the last ${days} days`;
   if (premium) text += `, ${plural(answer.totals.clicks, "link click")}`;
   text += ".";
-  if (busiest) text += ` Busiest day: ${busiest.date} (${plural(busiest.views, "view")}).`;
+  if (busiest) text += ` Busiest day: ${formatWeekday(busiest.date)} (${plural(busiest.views, "view")}).`;
   return text;
 }

@@ -55,12 +55,16 @@ export const SUPPLEMENT_MESSAGES = {
   duplicateId: "Duplicate id",
   notEachOnce: "supplementIds must list each of your supplements exactly once",
   notEachOnceField: "Must list each of your supplements exactly once",
+  undoExpired: "This supplement can no longer be restored",
   // Shown by the islands only.
   added: "Supplement added successfully!",
   updated: "Supplement updated successfully!",
   addFailed: "Failed to add supplement",
   updateFailed: "Failed to update supplement",
   deleteFailed: "Failed to delete supplement",
+  deleted: "Supplement deleted",
+  undo: "Undo",
+  restoreFailed: "Failed to restore supplement",
   reorderFailed: "Failed to reorder supplements",
 } as const;
 

@@ -15,6 +15,10 @@ export interface ToastMessage {
   kind: "success" | "error";
   title: string;
   description?: string;
+  /** A button on the toast ('Undo'); not carried across pages. */
+  action?: { label: string; onClick: () => void };
+  /** How long it shows, in ms (the toaster's default otherwise). */
+  duration?: number;
 }
 
 let ready: typeof SonnerToast | undefined;
@@ -25,7 +29,11 @@ function display(toast: typeof SonnerToast, message: ToastMessage) {
   // One toast at a time: a new one replaces whatever is showing.
   toast.dismiss();
   const show = message.kind === "error" ? toast.error : toast.success;
-  show(message.title, message.description ? { description: message.description } : undefined);
+  show(message.title, {
+    description: message.description,
+    action: message.action,
+    duration: message.duration,
+  });
 }
 
 export function showToast(message: ToastMessage) {

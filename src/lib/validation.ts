@@ -162,10 +162,70 @@ export const nameSchema = z
   .max(NAME_MAX, MESSAGES.nameLong)
   .refine((v) => !CONTROL_CHARACTERS.test(v), MESSAGES.nameChars);
 
-/** Each of the eight social links: an http(s) URL or empty, optional. */
+/**
+ * The platforms whose links may be typed the short way (issue 38): their hosts, the handle's
+ * characters, and the full URL a handle stands for.
+ */
+const SOCIAL_PLATFORMS: Partial<Record<SocialField, { hosts: RegExp; handle: RegExp; url: (h: string) => string }>> = {
+  instagramUrl: {
+    hosts: /^(?:www\.)?instagram\.com$/i,
+    handle: /^[A-Za-z0-9._]{1,30}$/,
+    url: (h) => `https://www.instagram.com/${h}`,
+  },
+  twitterUrl: {
+    hosts: /^(?:www\.|mobile\.)?(?:x|twitter)\.com$/i,
+    handle: /^[A-Za-z0-9_]{1,15}$/,
+    url: (h) => `https://x.com/${h}`,
+  },
+  tiktokUrl: {
+    hosts: /^(?:www\.|m\.)?tiktok\.com$/i,
+    handle: /^[A-Za-z0-9._]{2,24}$/,
+    url: (h) => `https://www.tiktok.com/@${h}`,
+  },
+  youtubeUrl: {
+    hosts: /^(?:www\.|m\.)?youtube\.com$/i,
+    handle: /^[A-Za-z0-9._-]{3,30}$/,
+    url: (h) => `https://www.youtube.com/@${h}`,
+  },
+};
+
+/**
+ * A social link as typed, made the URL stored: an http(s) URL stays as it is; for Instagram,
+ * X, TikTok and YouTube, the platform's address without `https://` (`instagram.com/maya.runs`)
+ * gets it, and a handle (`@maya.runs`) becomes the platform's profile URL. Empty stays empty.
+ * Anything else is null (refused with 'Please enter a valid URL'). Client and server alike.
+ */
+export function normalizeSocialLink(field: SocialField, typed: string): string | null {
+  const value = typed.trim();
+  if (value === "" || isHttpUrl(value)) return value;
+  const platform = SOCIAL_PLATFORMS[field];
+  if (!platform) return null;
+  const handle = /^@(.+)$/.exec(value)?.[1];
+  if (handle !== undefined) return platform.handle.test(handle) ? platform.url(handle) : null;
+  const host = /^([^/?#\s]+)(?:[/?#]|$)/.exec(value)?.[1];
+  if (!host || !platform.hosts.test(host)) return null;
+  const url = `https://${value}`;
+  return isHttpUrl(url) ? url : null;
+}
+
+/** Each of the eight social links: an http(s) URL or empty (or the short forms above), optional. */
 const socialUrlSchemas = Object.fromEntries(
-  SOCIAL_FIELDS.map((field) => [field, optionalUrlSchema.optional()]),
-) as Record<SocialField, z.ZodOptional<typeof optionalUrlSchema>>;
+  SOCIAL_FIELDS.map((field) => [
+    field,
+    z
+      .string({ message: MESSAGES.url })
+      .max(URL_MAX, MESSAGES.url)
+      .transform((value, ctx) => {
+        const url = normalizeSocialLink(field, value);
+        if (url === null || url.length > URL_MAX) {
+          ctx.addIssue({ code: "custom", message: MESSAGES.url });
+          return z.NEVER;
+        }
+        return url;
+      })
+      .optional(),
+  ]),
+) as Record<SocialField, z.ZodOptional<z.ZodPipe<z.ZodString, z.ZodTransform<string, string>>>>;
 
 /** PUT /api/profile: any subset of the editable fields; unknown fields are ignored. */
 export const profileUpdateSchema = z.object({

@@ -4,9 +4,10 @@
  * refreshed after each change; never polled, refetched on focus or retried.
  */
 import { atom } from "nanostores";
-import { api } from "../lib/api";
+import { api, errorMessage } from "../lib/api";
+import { UNDO_DELETE_MS } from "../lib/constants";
 import { SUPPLEMENT_MESSAGES } from "../lib/messages";
-import { notify } from "../lib/toast";
+import { notify, showToast } from "../lib/toast";
 import type { Supplement } from "../lib/types";
 import type { SupplementInput } from "../lib/validation";
 
@@ -45,7 +46,10 @@ export async function updateSupplement(id: number, input: SupplementInput) {
   await loadSupplements();
 }
 
-/** Optimistic: the row goes at once and comes back if the server refuses. */
+/**
+ * Optimistic: the row goes at once and comes back if the server refuses. Then a toast offers
+ * Undo for UNDO_DELETE_MS: the server puts the supplement back exactly (docs/undo-delete.md).
+ */
 export async function deleteSupplement(id: number) {
   const before = $supplements.get();
   $supplements.set(before.filter((s) => s.id !== id));
@@ -54,7 +58,24 @@ export async function deleteSupplement(id: number) {
   } catch {
     notify.error(SUPPLEMENT_MESSAGES.deleteFailed);
     await restoreFromServer(before);
+    return;
   }
+  showToast({
+    kind: "success",
+    title: SUPPLEMENT_MESSAGES.deleted,
+    duration: UNDO_DELETE_MS,
+    action: { label: SUPPLEMENT_MESSAGES.undo, onClick: () => void undoDelete(id) },
+  });
+}
+
+/** Undo of a delete: the supplement comes back in its place, or an error says why not. */
+export async function undoDelete(id: number) {
+  try {
+    await api.post<Supplement>(`/api/supplements/${id}/restore`);
+  } catch (error) {
+    notify.error(errorMessage(error, SUPPLEMENT_MESSAGES.restoreFailed));
+  }
+  await restoreFromServer($supplements.get());
 }
 
 /** Optimistic: the list moves at once, the full id list is sent, a refusal restores the server's order. */

@@ -280,6 +280,17 @@ const ROWS: Row[] = [
     call: async (p) => ({ method: "DELETE", path: `/api/supplements/${await newSupplement(target(p))}` }),
     expect: { out: 401, other: 404, free: 204, premium: 204, noname: 204 },
   },
+  {
+    route: "POST /api/supplements/:id/restore",
+    what: "Undo of a delete: only the owner's own deleted supplement comes back",
+    call: async (p) => {
+      const id = await newSupplement(target(p));
+      const gone = await http(`/api/supplements/${id}`, { method: "DELETE", cookie: target(p).cookie });
+      expect(gone.status).toBe(204);
+      return { method: "POST", path: `/api/supplements/${id}/restore` };
+    },
+    expect: { out: 401, other: 404, free: 201, premium: 201, noname: 201 },
+  },
   // Tracking (issue 19): private to the owner. A real server, so the real today (UTC: no zone set).
   { route: "GET /api/today", call: () => ({ method: "GET", path: "/api/today" }), expect: signedIn(401, 200) },
   { route: "GET /api/history", call: () => ({ method: "GET", path: "/api/history" }), expect: signedIn(401, 200) },
@@ -601,6 +612,19 @@ const ROWS: Row[] = [
     // Without a username even an unknown path shows the setup screen (still a 404).
     expect: { out: 404, other: 404, free: 404, premium: 404, noname: { status: 404, contains: SETUP.contains } },
   },
+  ...(
+    [
+      ["privacy", "What we store"],
+      ["terms", "Your account and content"],
+    ] as const
+  ).map(
+    ([name, text]): Row => ({
+      route: `page ${name}.astro`,
+      what: "the same plain page for everyone, signed in or not (issue 38)",
+      call: () => ({ method: "GET", path: `/${name}` }),
+      expect: all({ status: 200, contains: text }),
+    }),
+  ),
   ...(["sign-in", "sign-up", "forgot-password"] as const).map(
     (name): Row => ({
       route: `page auth/${name}.astro`,

@@ -81,13 +81,14 @@ test.describe("accounts", () => {
     await expect(page).toHaveURL(/\/$/);
     await waitForHydration(page);
 
-    // The avatar menu of a free user: exactly My Profile, Settings, Upgrade to Premium, Logout.
+    // The avatar menu of a free user: exactly Edit Profile, Settings, Upgrade to Premium, Logout
+    // ('My Profile' is the top bar's link to the public page: one name, one target).
     const trigger = page.getByRole("button", { name: "Account menu" });
     await expect(trigger).toHaveText(mine[0]?.toUpperCase() as string);
     await trigger.click();
     const menu = page.getByRole("menu");
-    await expect(menu.getByRole("menuitem")).toHaveText(["My Profile", "Settings", "Upgrade to Premium", "Logout"]);
-    await expect(menu.getByRole("menuitem", { name: "My Profile" })).toHaveAttribute("href", "/profile/edit");
+    await expect(menu.getByRole("menuitem")).toHaveText(["Edit Profile", "Settings", "Upgrade to Premium", "Logout"]);
+    await expect(menu.getByRole("menuitem", { name: "Edit Profile" })).toHaveAttribute("href", "/profile/edit");
     await expect(menu.getByRole("menuitem", { name: "Settings" })).toHaveAttribute("href", "/settings");
     await expect(menu.getByRole("menuitem", { name: "Upgrade to Premium" })).toHaveAttribute("href", "/subscribe");
     // Logout is a form POST (an <img> or link pointing at /api/logout cannot sign anyone out).
@@ -225,7 +226,7 @@ test.describe("accounts", () => {
     const menu = page.getByRole("menu", { name: "Account menu" });
     await expect(menu).toBeVisible();
     await expect(trigger).toHaveAttribute("aria-expanded", "true");
-    await expect(menu.getByRole("menuitem", { name: "My Profile" })).toBeFocused();
+    await expect(menu.getByRole("menuitem", { name: "Edit Profile" })).toBeFocused();
     await page.keyboard.press("ArrowDown");
     await expect(menu.getByRole("menuitem", { name: "Settings" })).toBeFocused();
     await page.keyboard.press("ArrowDown");

@@ -7,8 +7,10 @@
  * the stub's calls to api.stripe.com are routed to the fake Stripe server that
  * tests/e2e/start-server.ts runs next to the app (the app's own SDK talks to it too).
  */
+
 import { expect, type Page, test } from "@playwright/test";
 import { PRODUCT_NAME } from "../../src/lib/constants";
+import { formatLong } from "../../src/lib/date-format";
 import { expectErrorToast, expectToast, gotoHydrated, waitForHydration } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
 import { becomePremium, routeStripe, STRIPE_URL, type StripeTraffic, startServerWithoutStripe } from "./stripe-double";
@@ -95,10 +97,9 @@ test.describe("premium billing", () => {
     await expect(main.getByRole("heading", { name: "Premium Active" })).toBeVisible();
     await expect(main.getByText("You're billed monthly at $4.99.")).toBeVisible();
     const summary = await apiCall<{ nextBillingDate: string }>(page, base, "GET", "/api/billing");
-    const nextDate = await page.evaluate(
-      (iso) => new Intl.DateTimeFormat("en-US", { dateStyle: "long" }).format(new Date(iso)),
-      summary.nextBillingDate,
-    );
+    // Issue 38's long date style, in the browser's zone.
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const nextDate = formatLong(summary.nextBillingDate, zone);
     const inAMonth = Date.now() + 30 * 24 * 3600 * 1000;
     expect(Math.abs(new Date(summary.nextBillingDate).getTime() - inAMonth)).toBeLessThan(24 * 3600 * 1000);
     await expect(main.getByText("Next billing date")).toBeVisible();
@@ -303,7 +304,10 @@ test.describe("a server without Stripe keys", () => {
     await expect(page.getByRole("heading", { name: "Subscription Error" })).toBeVisible();
     await expect(page.getByText("Payments are not configured on this server.")).toBeVisible();
     await expect(page.getByRole("link", { name: "Back to Dashboard" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Try Again" })).toBeVisible();
+    // Issue 38: trying again cannot help on a server without payments; the upgrade links stay.
+    await expect(page.getByRole("button", { name: "Try Again" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Account menu" }).click();
+    await expect(page.getByRole("menuitem", { name: "Upgrade to Premium" })).toHaveAttribute("href", "/subscribe");
     expect(traffic.scripts).toEqual([]);
   });
 });

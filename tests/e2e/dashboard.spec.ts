@@ -357,7 +357,7 @@ test.describe("dashboard as a premium user", () => {
       // The avatar menu of a premium user has no upgrade item.
       await page.getByRole("button", { name: "Account menu" }).click();
       await expect(page.getByRole("menu", { name: "Account menu" }).getByRole("menuitem")).toHaveText([
-        "My Profile",
+        "Edit Profile",
         "Settings",
         "Logout",
       ]);

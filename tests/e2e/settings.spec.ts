@@ -23,7 +23,7 @@ async function signInContext(context: BrowserContext, baseURL: string, user: E2e
 }
 
 test.describe("settings", () => {
-  test("the avatar menu: My Profile, Settings, Upgrade to Premium, Logout; Settings opens /settings", async ({
+  test("the avatar menu: Edit Profile, Settings, Upgrade to Premium, Logout; Settings opens /settings", async ({
     page,
     baseURL,
   }) => {
@@ -31,7 +31,7 @@ test.describe("settings", () => {
     await gotoHydrated(page, "/");
     await page.getByRole("button", { name: "Account menu" }).click();
     const menu = page.getByRole("menu", { name: "Account menu" });
-    await expect(menu.getByRole("menuitem")).toHaveText(["My Profile", "Settings", "Upgrade to Premium", "Logout"]);
+    await expect(menu.getByRole("menuitem")).toHaveText(["Edit Profile", "Settings", "Upgrade to Premium", "Logout"]);
     await menu.getByRole("menuitem", { name: "Settings" }).click();
     await expect(page).toHaveURL(/\/settings$/);
     await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
@@ -44,7 +44,7 @@ test.describe("settings", () => {
     await expect(cards.last()).toHaveClass(/border-red-300/);
   });
 
-  test("without JavaScript the menu's disclosure has Settings, between My Profile and Logout", async ({
+  test("without JavaScript the menu's disclosure has Settings, between Edit Profile and Logout", async ({
     browser,
     baseURL,
   }) => {
@@ -57,7 +57,7 @@ test.describe("settings", () => {
       const details = page.locator("details").filter({ has: page.getByRole("link", { name: "Settings" }) });
       const labels = await details.locator("a, button").allInnerTexts();
       expect(labels.map((l) => l.trim()).filter(Boolean)).toEqual([
-        "My Profile",
+        "Edit Profile",
         "Settings",
         "Upgrade to Premium",
         "Logout",

@@ -1,8 +1,9 @@
 import { type FormEvent, useId, useState } from "react";
+import Field from "../../components/Field";
 import { DELETE_CONFIRM_WORD, FRESH_SIGN_IN_MINUTES, SETTINGS_MESSAGES, USERNAME_HOLD_DAYS } from "../../lib/account";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { notify } from "../../lib/toast";
-import { Field, firstErrors, SettingsCard } from "./parts";
+import { firstErrors, SettingsCard } from "./parts";
 
 /** Where the browser goes afterwards: the landing page, which shows the notice for this fragment (no JavaScript there). */
 export const DELETED_LANDING = "/#account-deleted";

@@ -1,9 +1,10 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
+import Field from "../../components/Field";
 import { SETTINGS_MESSAGES } from "../../lib/account";
 import { ApiError, api, errorMessage } from "../../lib/api";
 import { notify } from "../../lib/toast";
 import { emailSchema } from "../../lib/validation";
-import { Field, firstErrors, SettingsCard } from "./parts";
+import { firstErrors, SettingsCard } from "./parts";
 
 /** E-mail: a confirmation link goes to the new address; the change happens when it is opened. */
 export default function EmailCard({ email }: { email: string }) {

@@ -1,9 +1,10 @@
 import { type FormEvent, useId, useState } from "react";
+import Field from "../../components/Field";
 import { type ChangePasswordInput, SETTINGS_MESSAGES } from "../../lib/account";
 import { ApiError, api, errorMessage } from "../../lib/api";
 import { notify } from "../../lib/toast";
 import { passwordSchema } from "../../lib/validation";
-import { Field, firstErrors, SettingsCard } from "./parts";
+import { firstErrors, SettingsCard } from "./parts";
 
 type Errors = Partial<Record<"currentPassword" | "newPassword" | "confirm", string>>;
 

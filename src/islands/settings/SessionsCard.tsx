@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import type { SessionInfo } from "../../lib/account";
 import { api, errorMessage } from "../../lib/api";
+import { formatMoment } from "../../lib/date-format";
 import { notify } from "../../lib/toast";
 import { SettingsCard } from "./parts";
 
-const dateTime = (iso: string) =>
-  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+/** Sessions load in the browser (never rendered on the server): its own zone is safe to use. */
+const dateTime = (iso: string) => formatMoment(iso, Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 /** 'just now', '5 minutes ago', '3 days ago': activity is approximate (refreshed at most daily). */
 function ago(iso: string): string {

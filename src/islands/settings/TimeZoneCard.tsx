@@ -1,34 +1,96 @@
 /**
- * The user's time zone, shown and changed (issue 19). A card for /settings (issue 15 mounts it):
- * `<TimeZoneCard client:load user={user} />`. 'Today' on the dashboard is the date in this zone.
+ * The user's time zone, shown and changed (issue 19; searchable and grouped, issue 38). 'Today'
+ * on the dashboard is the date in this zone.
  */
 import { useStore } from "@nanostores/react";
-import { Fragment, useId, useMemo, useState } from "react";
+import { Fragment, useEffect, useId, useMemo, useState } from "react";
+import Field from "../../components/Field";
 import { ApiError, api, errorMessage } from "../../lib/api";
 import { notify } from "../../lib/toast";
 import type { CurrentUser } from "../../lib/types";
 import { $user, seedUser } from "../../stores/user";
 
-function knownZones(current: string | null): string[] {
+/** The zone's offset from UTC now, as `UTC+05:30` (`UTC` itself for zero). */
+function offsetOf(zone: string, at: Date): string {
+  try {
+    const name = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+      .formatToParts(at)
+      .find((p) => p.type === "timeZoneName")?.value;
+    return !name || name === "GMT" || name === "GMT+00:00" ? "UTC" : name.replace("GMT", "UTC");
+  } catch {
+    return "";
+  }
+}
+
+interface ZoneOption {
+  zone: string;
+  /** `Argentina / Comod Rivadavia (UTC-03:00)`: the zone without its region, and its offset. */
+  label: string;
+  region: string;
+  search: string;
+}
+
+/** Every zone the browser knows (and `extra`), grouped by region, each with its offset now. */
+function zoneOptions(extra: (string | null)[]): ZoneOption[] {
   let zones: string[] = [];
   try {
     zones = Intl.supportedValuesOf("timeZone");
   } catch {
     zones = [];
   }
-  const detected = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  for (const extra of ["UTC", detected, current]) if (extra && !zones.includes(extra)) zones.push(extra);
-  return zones.sort();
+  for (const zone of ["UTC", ...extra]) if (zone && !zones.includes(zone)) zones.push(zone);
+  const now = new Date();
+  return zones.sort().map((zone) => {
+    const slash = zone.indexOf("/");
+    const region = slash > 0 ? zone.slice(0, slash) : "Other";
+    const place = (slash > 0 ? zone.slice(slash + 1) : zone).replaceAll("_", " ").replaceAll("/", " / ");
+    const label = `${place} (${offsetOf(zone, now)})`;
+    return { zone, label, region, search: `${zone} ${label}`.replaceAll("_", " ").toLowerCase() };
+  });
 }
 
+const browserZone = () => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The zone picker: a search box filters a list grouped by region with each zone's offset, the
+ * browser's zone first as a suggestion. The list is built after hydration (the server's and
+ * the browser's zone lists differ), so the server renders the current zone alone.
+ */
 export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser }) {
   seedUser(initialUser);
   const user = useStore($user) ?? initialUser;
   const id = useId();
-  const zones = useMemo(() => knownZones(user.timeZone), [user.timeZone]);
-  const [value, setValue] = useState(user.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const [detected, setDetected] = useState<string | null>(null);
+  useEffect(() => setDetected(browserZone()), []);
+  const options = useMemo(() => (detected ? zoneOptions([detected, user.timeZone]) : []), [detected, user.timeZone]);
+  const [value, setValue] = useState(user.timeZone ?? "UTC");
+  useEffect(() => {
+    if (!user.timeZone && detected) setValue(detected);
+  }, [detected, user.timeZone]);
+  const [query, setQuery] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  const matches = (text: string) => {
+    const words = text.toLowerCase().replaceAll("_", " ").split(/\s+/).filter(Boolean);
+    return options.filter((o) => words.every((w) => o.search.includes(w)));
+  };
+  const shown = matches(query);
+  const labelOf = (zone: string) => options.find((o) => o.zone === zone)?.label ?? zone.replaceAll("_", " ");
+  // A search that hides the chosen zone picks its first match, so Save saves what is shown.
+  function search(text: string) {
+    setQuery(text);
+    const found = matches(text);
+    if (text.trim() && found[0] && !found.some((o) => o.zone === value)) setValue(found[0].zone);
+  }
+  const groups = new Map<string, ZoneOption[]>();
+  for (const option of shown) groups.set(option.region, [...(groups.get(option.region) ?? []), option]);
 
   async function save(event: React.FormEvent) {
     event.preventDefault();
@@ -72,34 +134,65 @@ export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser 
           : "not set yet (UTC meanwhile)"}
         .
       </p>
-      <form onSubmit={save} className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-end">
-        <div className="min-w-0 flex-1">
-          <label htmlFor={`${id}-zone`} className="field-label">
-            Time zone
-          </label>
-          <select
-            id={`${id}-zone`}
-            className="field-input"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-          >
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-          {error && (
-            <p id={`${id}-error`} className="field-error">
-              {error}
-            </p>
-          )}
+      <form onSubmit={save} className="mt-4 space-y-3">
+        <Field
+          id={`${id}-search`}
+          label="Search time zones"
+          type="search"
+          placeholder="City or region, e.g. Berlin"
+          autoComplete="off"
+          value={query}
+          onChange={(e) => search(e.target.value)}
+          hint={
+            query && options.length > 0
+              ? `${shown.length} ${shown.length === 1 ? "zone matches" : "zones match"}`
+              : undefined
+          }
+        />
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+          <div className="min-w-0 flex-1">
+            <label htmlFor={`${id}-zone`} className="field-label">
+              Time zone
+            </label>
+            <select
+              id={`${id}-zone`}
+              className="field-input"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+            >
+              {options.length === 0 && <option value={value}>{labelOf(value)}</option>}
+              {detected && options.length > 0 && (
+                <optgroup label="Suggested: this device's zone">
+                  <option value={detected}>{labelOf(detected)}</option>
+                </optgroup>
+              )}
+              {!shown.some((o) => o.zone === value) && options.length > 0 && value !== detected && (
+                <option value={value}>{labelOf(value)}</option>
+              )}
+              {[...groups].map(([region, list]) => (
+                <optgroup key={region} label={region}>
+                  {list.map((o) =>
+                    o.zone === detected ? null : (
+                      <option key={o.zone} value={o.zone}>
+                        {o.label}
+                      </option>
+                    ),
+                  )}
+                </optgroup>
+              ))}
+            </select>
+            {error && (
+              <p id={`${id}-error`} className="field-error">
+                {error}
+              </p>
+            )}
+          </div>
+          <button type="submit" className="btn btn-primary" disabled={busy || value === user.timeZone}>
+            {busy ? "Saving..." : "Save"}
+          </button>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={busy || value === user.timeZone}>
-          {busy ? "Saving..." : "Save"}
-        </button>
       </form>
     </section>
   );

@@ -1,4 +1,4 @@
-/** Pieces every settings card shares: the card frame and a labelled field with its error. */
+/** Pieces every settings card shares: the card frame and the field errors of a 400. */
 import type { ReactNode } from "react";
 
 export function SettingsCard({
@@ -26,45 +26,6 @@ export function SettingsCard({
       {description && <div className="mt-1 text-sm text-slate-700">{description}</div>}
       <div className="mt-4">{children}</div>
     </section>
-  );
-}
-
-export function Field({
-  id,
-  label,
-  error,
-  hint,
-  ...input
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  hint?: string;
-} & React.InputHTMLAttributes<HTMLInputElement>) {
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="field-label user-text">
-        {label}
-      </label>
-      <input
-        id={id}
-        className="field-input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
-      {hint && (
-        <p id={`${id}-hint`} className="field-hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }
 

@@ -20,70 +20,21 @@ export function prng(seed: number): () => number {
   };
 }
 
-const SUPPLEMENT_NAMES = [
-  "Vitamin D3",
-  "Vitamin K2 (MK-7)",
-  "Magnesium Glycinate",
-  "Omega-3 Fish Oil",
-  "Creatine Monohydrate",
-  "Zinc Picolinate",
-  "Vitamin B12 (Methylcobalamin)",
-  "Ashwagandha KSM-66",
-  "L-Theanine",
-  "Probiotic 50 Billion CFU",
-  "Vitamin C",
-  "Iron Bisglycinate",
-  "Curcumin with Piperine",
-  "Coenzyme Q10",
-  "Melatonin 0.5 mg",
-  "Collagen Peptides",
-  "Electrolyte Mix",
-  "Psyllium Husk",
-  "Rhodiola Rosea",
-  "Lion's Mane Mushroom",
-  "NAC (N-Acetyl Cysteine)",
-  "Berberine",
-  "Alpha Lipoic Acid",
-  "Glycine",
-  "Taurine",
-  "Folate (Methylfolate)",
-  "Vitamin B Complex",
-  "Selenium",
-  "Iodine (Kelp)",
-  "Calcium Citrate",
-  "Potassium Citrate",
-  "Beta-Alanine",
-  "Whey Protein Isolate",
-  "Caffeine + L-Theanine",
-  "Elderberry Syrup",
-  "Quercetin",
-  "Resveratrol",
-  "Apple Cider Vinegar Gummies",
-  "Multivitamin",
-  "Saw Palmetto",
-  "Evening Primrose Oil",
-  "Biotin",
-  "Lutein + Zeaxanthin",
-  "Spirulina",
-  "Chlorella",
-  "Inositol",
-  "Citrulline Malate",
-  "Tart Cherry Extract",
-  "Ginkgo Biloba",
-  "Bacopa Monnieri",
-];
-const FREQUENCIES = [
-  "Daily",
-  "Twice daily",
-  "With breakfast",
-  "With dinner",
-  "Before bed",
-  "Every other day",
-  "Pre-workout",
-  "Morning, empty stomach",
-  "3x per week",
-  "As needed",
-];
+const SUPPLEMENT_NAMES = (
+  "Vitamin D3|Vitamin K2 (MK-7)|Magnesium Glycinate|Omega-3 Fish Oil|Creatine Monohydrate|Zinc Picolinate|" +
+  "Vitamin B12 (Methylcobalamin)|Ashwagandha KSM-66|L-Theanine|Probiotic 50 Billion CFU|Vitamin C|" +
+  "Iron Bisglycinate|Curcumin with Piperine|Coenzyme Q10|Melatonin 0.5 mg|Collagen Peptides|Electrolyte Mix|" +
+  "Psyllium Husk|Rhodiola Rosea|Lion's Mane Mushroom|NAC (N-Acetyl Cysteine)|Berberine|Alpha Lipoic Acid|" +
+  "Glycine|Taurine|Folate (Methylfolate)|Vitamin B Complex|Selenium|Iodine (Kelp)|Calcium Citrate|" +
+  "Potassium Citrate|Beta-Alanine|Whey Protein Isolate|Caffeine + L-Theanine|Elderberry Syrup|Quercetin|" +
+  "Resveratrol|Apple Cider Vinegar Gummies|Multivitamin|Saw Palmetto|Evening Primrose Oil|Biotin|" +
+  "Lutein + Zeaxanthin|Spirulina|Chlorella|Inositol|Citrulline Malate|Tart Cherry Extract|Ginkgo Biloba|" +
+  "Bacopa Monnieri"
+).split("|");
+const FREQUENCIES = (
+  "Daily|Twice daily|With breakfast|With dinner|Before bed|Every other day|Pre-workout|Morning, empty stomach|" +
+  "3x per week|As needed"
+).split("|");
 const FIRST = ["maya", "liam", "noah", "emma", "olivia", "ava", "lucas", "mia", "ethan", "zoe", "kai", "nora", "leo"];
 const LAST = ["patel", "smith", "garcia", "kim", "nguyen", "muller", "rossi", "silva", "khan", "cohen", "lee", "berg"];
 const BIOS = [
@@ -93,8 +44,6 @@ const BIOS = [
   "Night-shift nurse trying to sleep better and stay sharp.",
   "Biohacker on a budget. Links are to the brands I buy, no sponsorships.",
 ];
-
-export const SESSION_PASSWORD = "bench correct horse battery staple";
 
 /** A 512×512 WebP like the app's avatars (gradient, a disc, some grain), distinct per `i`. */
 export async function makeAvatar(i: number): Promise<Uint8Array> {
@@ -251,14 +200,11 @@ export async function seedSupplementsFor(sql: postgres.Sql, userId: string, coun
 }
 
 /**
- * Simulated client addresses. The app runs as behind Caddy (TRUST_PROXY=true): the client is
- * the X-Forwarded-For address. Every address is in 198.18.0.0/15, the range RFC 2544 reserves
- * for benchmarks: visitors (bench/lua/visitors.lua draws them, the same formula) are
- * 198.18.0.0 + i for i below the pool size; the bench's own requests (sign-ups, sessions,
- * checks) come from 198.19.200.0 + k, outside any pool the bench allows (at most 120,000).
+ * Simulated client addresses in 198.18.0.0/15 (RFC 2544's benchmark range): visitors are
+ * 198.18.0.0 + i (bench/lua/visitors.lua, the same formula); the bench's own requests come
+ * from 198.19.200.0 + k, outside the visitors' 100,000.
  */
-export const MAX_ADDRESS_POOL = 120_000;
-export function visitorAddress(i: number): string {
+function visitorAddress(i: number): string {
   return `198.${18 + Math.floor(i / 65536)}.${Math.floor(i / 256) % 256}.${i % 256}`;
 }
 export function ownAddress(k: number): string {
@@ -380,106 +326,43 @@ export async function seedScaleProfiles(sql: postgres.Sql, count: number, perUse
   }
 }
 
-/** A browser's cookie jar for one origin, enough for better-auth's cookies. */
-export class CookieJar {
-  readonly cookies = new Map<string, string>();
-  update(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const pair = line.split(";")[0] ?? "";
-      const eq = pair.indexOf("=");
-      if (eq <= 0) continue;
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const expired = /max-age=0\b/i.test(line) || value === "";
-      if (expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  header(filter?: (name: string) => boolean): string {
-    return [...this.cookies]
-      .filter(([name]) => !filter || filter(name))
-      .map(([name, value]) => `${name}=${value}`)
-      .join("; ");
-  }
-}
-
 export interface SessionUser {
   id: string;
   email: string;
-  jar: CookieJar;
+  /** The session's Cookie header (better-auth's session token; its cookie cache is off). */
+  cookie: string;
   /** The one address this user's requests come from (X-Forwarded-For). */
   address: string;
 }
 
-/** Signs a new user up over HTTP (better-auth's POST /api/auth/sign-up/email); the jar holds the session. */
-export async function signUp(
-  base: string,
-  origin: string,
-  email: string,
-  name: string,
-  address: string,
-): Promise<SessionUser> {
-  const res = await fetch(`${base}/api/auth/sign-up/email`, {
+/** Signs a new user up over HTTP (better-auth's POST /api/auth/sign-up/email), keeping the session cookie. */
+export async function signUp(origin: string, email: string, name: string, address: string): Promise<SessionUser> {
+  const res = await fetch(`${origin}/api/auth/sign-up/email`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: origin, "X-Forwarded-For": address },
-    body: JSON.stringify({ email, password: SESSION_PASSWORD, name }),
+    body: JSON.stringify({ email, password: "bench correct horse battery staple", name }),
   });
   const text = await res.text();
-  if (res.status !== 200) throw new Error(`sign-up of ${email} answered ${res.status}: ${text.slice(0, 300)}`);
-  const body = JSON.parse(text) as { user?: { id?: string } };
-  const jar = new CookieJar();
-  jar.update(res);
-  if (!body.user?.id || !jar.header().includes("session_token")) {
-    throw new Error(`sign-up of ${email} gave no user id or no session cookie: ${text.slice(0, 300)}`);
-  }
-  return { id: body.user.id, email, jar, address };
-}
-
-/** A new session for `user` (better-auth's POST /api/auth/sign-in/email): a fresh cookie jar. */
-export async function signIn(base: string, origin: string, user: SessionUser): Promise<SessionUser> {
-  const res = await fetch(`${base}/api/auth/sign-in/email`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Origin: origin, "X-Forwarded-For": user.address },
-    body: JSON.stringify({ email: user.email, password: SESSION_PASSWORD }),
-  });
-  const text = await res.text();
-  const jar = new CookieJar();
-  jar.update(res);
-  if (res.status !== 200 || !jar.header().includes("session_token")) {
-    throw new Error(`sign-in of ${user.email} answered ${res.status}: ${text.slice(0, 300)}`);
-  }
-  return { ...user, jar };
+  const id = res.status === 200 ? (JSON.parse(text) as { user?: { id?: string } }).user?.id : undefined;
+  const cookie = res.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
+  if (!id || !cookie.includes("session_token")) throw new Error(`sign-up of ${email}: ${res.status} ${text}`);
+  return { id, email, cookie, address };
 }
 
 /** Sets the signed-in user's username through the app (PUT /api/profile). */
-export async function setUsername(base: string, origin: string, user: SessionUser, username: string): Promise<void> {
-  const res = await fetch(`${base}/api/profile`, {
+export async function setUsername(origin: string, user: SessionUser, username: string): Promise<void> {
+  const res = await fetch(`${origin}/api/profile`, {
     method: "PUT",
     headers: {
       "Content-Type": "application/json",
       Origin: origin,
-      Cookie: user.jar.header(),
+      Cookie: user.cookie,
       "X-Forwarded-For": user.address,
     },
     body: JSON.stringify({ username }),
   });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`PUT /api/profile for ${user.email} answered ${res.status}: ${text}`);
-  user.jar.update(res);
-}
-
-/**
- * Refreshes the signed session cache cookie, as a browser's cookie jar would in the
- * normal course (better-auth re-issues it when it is missing or old): asks
- * GET /api/auth/get-session with the session token alone and keeps what it sets.
- */
-export async function refreshSession(base: string, user: SessionUser): Promise<void> {
-  const res = await fetch(`${base}/api/auth/get-session`, {
-    headers: { Cookie: user.jar.header((name) => name.endsWith("session_token")), "X-Forwarded-For": user.address },
-  });
-  const text = await res.text();
-  if (res.status !== 200 || text === "null") {
-    throw new Error(`get-session for ${user.email} answered ${res.status}: ${text.slice(0, 200)}`);
-  }
-  user.jar.update(res);
+  if (res.status !== 200) throw new Error(`PUT /api/profile for ${user.email}: ${res.status} ${await res.text()}`);
 }

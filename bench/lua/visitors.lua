@@ -1,10 +1,7 @@
--- Simulated visitors, prepended by bench/run.ts to every scenario of the app. The app runs
--- as behind Caddy (TRUST_PROXY=true, deploy/env.example): the client is the address in
--- X-Forwarded-For. visitor_address() draws one of `address_pool` addresses (the generated
--- prelude sets it; 100,000 by default) at random for each request: 198.18.0.0 + i, in the
--- range RFC 2544 reserves for benchmarks (bench/seed.ts visitorAddress, the same formula).
--- At the rates measured no address comes near a per-address limit (GET /api/profile/{name}:
--- 300 a minute), so a 429 is a real error.
+-- Prepended to every scenario of the app: a random simulated visitor per request. The app runs
+-- as behind Caddy (TRUST_PROXY=true), so the client is the X-Forwarded-For address:
+-- 198.18.0.0 + i for i below `address_pool` (RFC 2544's benchmark range; bench/seed.ts
+-- visitorAddress is the same formula), so no address nears a per-address limit.
 local visitor_pool
 
 function visitor_address()

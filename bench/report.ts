@@ -69,25 +69,22 @@ export function renderReport(r: Report): string {
     const margin = `${pct >= min ? "+" : "−"}${fix(Math.abs(pct - min), 1)} points`;
     targets.push([what, `≥ ${min}% of the ceiling`, `${fix(pct, 1)}%`, verdict(pct >= min, margin)]);
   };
+  /** A row for "≤ limit": `show` formats a value of the unit (ms, points, bytes). */
+  const atMost = (what: string, value: number, limit: number, show: (x: number) => string) => {
+    const ok = value <= limit;
+    targets.push([
+      what,
+      `≤ ${show(limit)}`,
+      show(value),
+      verdict(ok, `${show(Math.abs(limit - value))} ${ok ? "to spare" : "over"}`),
+    ]);
+  };
   atLeast("Public profile page, views counted (browser User-Agent)", "profile-counted", 25);
   const counted = by.get("profile-counted");
-  if (counted) {
-    const ok = counted.p99 <= 10;
-    targets.push([
-      "… its p99 at 50 connections",
-      "≤ 10 ms",
-      `${fix(counted.p99)} ms`,
-      verdict(ok, `${fix(Math.abs(10 - counted.p99))} ms ${ok ? "to spare" : "over"}`),
-    ]);
-  }
+  if (counted) atMost("… its p99 at 50 connections", counted.p99, 10, (x) => `${fix(x)} ms`);
   if (counted && by.has("profile-crawler")) {
     const cost = share("profile-crawler") - share("profile-counted");
-    targets.push([
-      "Counting's cost: the counted page against the crawler's",
-      "≤ 5 points",
-      `${fix(cost, 1)} points`,
-      verdict(cost <= 5, `${fix(Math.abs(5 - cost), 1)} points ${cost <= 5 ? "to spare" : "over"}`),
-    ]);
+    atMost("Counting's cost: the counted page against the crawler's", cost, 5, (x) => `${fix(x, 1)} points`);
   }
   for (const [id, what] of [
     ["api-profile", "`GET /api/profile/{name}`"],
@@ -110,24 +107,8 @@ export function renderReport(r: Report): string {
   }
   const full = r.config.only.length === 0;
   if (full) {
-    targets.push([
-      "Server RSS at the end of the whole bench",
-      "≤ 300 MB",
-      mb(r.rssEnd),
-      verdict(
-        r.rssEnd <= 300 * 2 ** 20,
-        `${mb(Math.abs(300 * 2 ** 20 - r.rssEnd))} ${r.rssEnd <= 300 * 2 ** 20 ? "to spare" : "over"}`,
-      ),
-    ]);
-    targets.push([
-      "… its peak (VmHWM)",
-      "≤ 450 MB",
-      mb(r.rssPeak),
-      verdict(
-        r.rssPeak <= 450 * 2 ** 20,
-        `${mb(Math.abs(450 * 2 ** 20 - r.rssPeak))} ${r.rssPeak <= 450 * 2 ** 20 ? "to spare" : "over"}`,
-      ),
-    ]);
+    atMost("Server RSS at the end of the whole bench", r.rssEnd, 300 * 2 ** 20, mb);
+    atMost("… its peak (VmHWM)", r.rssPeak, 450 * 2 ** 20, mb);
   }
   if (r.scale) {
     const s = r.scale;

@@ -9,7 +9,7 @@
  * (s, 30), BENCH_SCALE_PROFILES (100000), BENCH_ONLY (scenario ids), BENCH_INSTALL=0 (skip the fresh
  * clone's npm install), BENCH_SKIP_BUILD=1, BENCH_OUT (BENCHMARKS.md).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -509,7 +509,10 @@ async function main() {
       rssPeak: mem.peak,
       install,
     };
-    writeFileSync(config.out, renderReport(report));
+    // Keep the section `DEPLOY_BENCHMARKS=1 npm run test:deploy` writes: it is not the bench's.
+    const previous = existsSync(config.out) ? readFileSync(config.out, "utf8") : "";
+    const deploy = /<!-- test:deploy start -->[\s\S]*<!-- test:deploy end -->/.exec(previous)?.[0];
+    writeFileSync(config.out, `${renderReport(report)}${deploy ? `\n${deploy}\n` : ""}`);
     writeFileSync(join(workDir, "results.json"), JSON.stringify(report, null, 2));
     log(`wrote ${config.out}`);
   } catch (error) {

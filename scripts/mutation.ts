@@ -1,5 +1,5 @@
 /**
- * Mutation testing of the modules that hold the rules (TESTING.md): runs StrykerJS once per
+ * Mutation testing of the modules that hold the rules (docs/mutation-testing.md): runs StrykerJS once per
  * module, each config in stryker/<module>.conf.mjs with the test files that cover it, and prints
  * a score table per module and overall.
  *
@@ -7,8 +7,9 @@
  *   npm run test:mutation -- security      # only the named modules
  *   MUTATION_CONCURRENCY=2 npm run test:mutation
  *
- * Exits non-zero when a module's run fails or its score is below MUTATION_MIN_SCORE (80).
- * Not part of `npm test`: a whole run takes many minutes.
+ * StrykerJS is not among the app's dependencies: its own package.json is in stryker/, installed
+ * here (`npm ci` there) the first time. Exits non-zero when a module's run fails or its score is
+ * below MUTATION_MIN_SCORE (80). Not part of `npm test`: a whole run takes many minutes.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -71,6 +72,16 @@ const score = (c: Counts) => {
   return valid === 0 ? Number.NaN : ((c.killed + c.timeout) / valid) * 100;
 };
 
+const STRYKER = join(ROOT, "stryker/node_modules/.bin/stryker");
+if (!existsSync(STRYKER)) {
+  console.log("Installing StrykerJS (stryker/package.json, once)…");
+  const install = Bun.spawnSync(["npm", "ci", "--no-audit", "--no-fund"], {
+    cwd: join(ROOT, "stryker"),
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (install.exitCode !== 0) process.exit(install.exitCode ?? 1);
+}
+
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !MODULES.some((m) => m.name === w));
 if (unknown.length > 0) {
@@ -90,7 +101,7 @@ for (const module of selected) {
   console.log(`\n=== ${module.name} (${module.source}) ===`);
   const report = join(ROOT, "reports/mutation", `${module.name}.json`);
   const t0 = performance.now();
-  const child = Bun.spawn([join(ROOT, "node_modules/.bin/stryker"), "run", `stryker/${module.name}.conf.mjs`], {
+  const child = Bun.spawn([STRYKER, "run", `stryker/${module.name}.conf.mjs`], {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -3,7 +3,7 @@
  * against the issue's budget of 15 KB gzipped. From the built client (`bun --bun run build`
  * first): the chunks that the dashboard's islands and the React renderer load statically
  * (dynamic imports, loaded on use, are left out), with and without TodayCard and HistoryCard;
- * each file gzipped at level 9 (as bench/js-size.ts counts) and summed.
+ * each file gzipped at level 9 and summed.
  *
  *   bun scripts/tracking-js-size.ts
  */

@@ -2,7 +2,7 @@
  * A migrated, empty PGlite database made once at build time (`astro build` runs
  * scripts/pglite-template.ts), so that the first start on an empty DATA_DIR unpacks it
  * instead of running initdb in WebAssembly and every migration (issue 17: 4.1 s → see
- * BENCHMARKS.md "Start-up").
+ * docs/benchmarks.md, "Start-up").
  *
  * The template is PGlite's own `dumpDataDir("gzip")` tarball, named by a key: a hash of the
  * PGlite version and of every file under db/migrations. The app looks only for the file with

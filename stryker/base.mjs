@@ -1,6 +1,6 @@
 /**
  * Shared StrykerJS settings for `npm run test:mutation` (scripts/mutation.ts): the command
- * runner over `bun test`, one module and the test files that cover it per config. See TESTING.md.
+ * runner over `bun test`, one module and the test files that cover it per config. See docs/mutation-testing.md.
  *
  * Bun's test runner cannot be instrumented by Stryker, so every mutant is one
  * `bun test --bail <files>` run (coverageAnalysis "off": every mutant runs the module's files).

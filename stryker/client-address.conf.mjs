@@ -2,7 +2,7 @@
 // its mutants run against the unit table (tests/unit/client-address*.test.ts, under a second a
 // run). The API suite tests/api/client-address.test.ts checks the wiring (every limiter and the
 // request log use this function), which lives outside this module; it takes tens of seconds a
-// run and is not needed to decide these mutants (TESTING.md lists what the unit table misses).
+// run and is not needed to decide these mutants (docs/mutation-testing.md lists what the unit table misses).
 // scripts/mutation.ts skips this config while api/client-address.ts does not exist.
 import { readdirSync } from "node:fs";
 import { moduleConfig } from "./base.mjs";

@@ -4,7 +4,7 @@
  * again, never the payload), which news about another subscription than the user's current one
  * is applied, when nothing is written, duplicates, a subscription gone at Stripe, Stripe
  * failing, and the refusals. Small and fast on purpose: StrykerJS runs it once per mutant of
- * the webhook's code (TESTING.md), so it starts from a migrated PGlite copy, makes its users as
+ * the webhook's code (docs/mutation-testing.md), so it starts from a migrated PGlite copy, makes its users as
  * database rows (no sign-up: the webhook has no session) and builds each event by hand, signed
  * with the fake Stripe's secret. The subscribe flow and its events end to end are in
  * tests/api/billing.test.ts.

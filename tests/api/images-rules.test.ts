@@ -2,7 +2,7 @@
  * api/images.ts, its rules one by one on one API: which bytes are an image, the avatar made
  * of them, the size refusals (the declared one before the body is read), the upload limit,
  * clean-up of old uploads, and how a stored image is served.
- * Small and fast on purpose: StrykerJS runs it once per mutant of the module (TESTING.md).
+ * Small and fast on purpose: StrykerJS runs it once per mutant of the module (docs/mutation-testing.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";

@@ -2,7 +2,7 @@
  * api/rate-limit.ts against a real (migrated) database: the exact boundary of each limit,
  * its window, its Retry-After, what a second instance sees, and that "off" counts nothing.
  * The clock is set (bun's setSystemTime), so every window and Retry-After is exact.
- * Written to kill the mutants StrykerJS makes of the module (TESTING.md).
+ * Written to kill the mutants StrykerJS makes of the module (docs/mutation-testing.md).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { sql } from "drizzle-orm";

@@ -1,7 +1,7 @@
 /**
  * api/supplements.ts, its rules one by one over HTTP on one API: ids, scoping to the owner,
  * premium-only fields, the cap, ordering and reordering, and what each answer carries.
- * Small and fast on purpose: StrykerJS runs it once per mutant of the module (TESTING.md).
+ * Small and fast on purpose: StrykerJS runs it once per mutant of the module (docs/mutation-testing.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";

@@ -1,6 +1,6 @@
 /**
  * A fresh, migrated database that opens fast: the focused "rules" suites that StrykerJS runs
- * once per mutant (TESTING.md) cannot afford a fresh in-memory PGlite (seconds of initdb and
+ * once per mutant (docs/mutation-testing.md) cannot afford a fresh in-memory PGlite (seconds of initdb and
  * migrations, many more on a busy machine). Without TEST_DATABASE_URL, one migrated PGlite
  * folder is kept in the temp directory (named by a hash of the migrations) and each call copies
  * it to a folder of its own; with TEST_DATABASE_URL this is createTestDatabase().

@@ -1,7 +1,7 @@
 /**
  * The pure rules of the Stripe webhook (api/billing/sync.ts, api/billing/webhook.ts): which statuses are premium, and which
  * subscription (and whose) each event type is about. Written to kill the mutants StrykerJS
- * makes of the webhook's code (TESTING.md); the webhook itself is tested against the fake
+ * makes of the webhook's code (docs/mutation-testing.md); the webhook itself is tested against the fake
  * Stripe in tests/api/billing.test.ts.
  */
 import { describe, expect, test } from "bun:test";

@@ -1,7 +1,7 @@
 /**
  * api/security.ts as units: the origin rule for state-changing requests (every method,
  * look-alike origins), the fixed security headers and the CSP each kind of response gets.
- * Written to kill the mutants StrykerJS makes of the module (TESTING.md): each value the
+ * Written to kill the mutants StrykerJS makes of the module (docs/mutation-testing.md): each value the
  * module promises is asserted exactly.
  */
 import { describe, expect, test } from "bun:test";

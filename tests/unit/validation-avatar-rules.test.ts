@@ -2,7 +2,7 @@
  * src/lib/validation.ts, the rules that issue 13-20 work added after validation-rules.test.ts:
  * where an avatar may come from (avatarSource: none, an upload of ours by its path, or a
  * provider's photo host over plain https) and which names may be looked up as a profile
- * (isValidUsername). Run by StrykerJS with validation-rules.test.ts (TESTING.md).
+ * (isValidUsername). Run by StrykerJS with validation-rules.test.ts (docs/mutation-testing.md).
  */
 import { describe, expect, test } from "bun:test";
 import { URL_MAX, USERNAME_MAX } from "../../src/lib/constants";

@@ -1,7 +1,7 @@
 /**
  * src/lib/validation.ts as units: every schema's bounds at the exact boundary, the
  * characters it admits, and the spec's message for each refusal. Written to kill the
- * mutants StrykerJS makes of the module (TESTING.md).
+ * mutants StrykerJS makes of the module (docs/mutation-testing.md).
  */
 import { describe, expect, test } from "bun:test";
 import type { z } from "zod";

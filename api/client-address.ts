@@ -1,28 +1,13 @@
 /**
- * The client's address: the one place that decides it. Every rate limit (better-auth's,
- * through the header the app middleware stamps, and ours) and the request log use it;
- * nothing else reads X-Forwarded-For.
+ * The client's address, decided in this one place: every rate limit and the request log use
+ * it; nothing else reads X-Forwarded-For. `hops` (TRUST_PROXY) proxies append (or replace) an
+ * entry each, so the client is the entry `hops` places from the right:
  *
- * `hops` (TRUST_PROXY) is the number of proxies in front of the app that each append the
- * address they saw to X-Forwarded-For (nginx's `$proxy_add_x_forwarded_for`, Heroku-style
- * routers) or replace it (Caddy). Entries further left were written by whoever sent the
- * request and prove nothing, so the client is the entry `hops` places from the right:
+ *   hops = 0: the socket's address;  hops = 1, "forged, 203.0.113.7" → 203.0.113.7
  *
- *   hops = 0: the socket's address; X-Forwarded-For is ignored.
- *   hops = 1, "forged, 203.0.113.7"  → 203.0.113.7 (written by our proxy)
- *   hops = 2, "forged, 203.0.113.7, 10.0.0.2" → 203.0.113.7 (CDN, then nginx)
- *
- * Every X-Forwarded-For header is read, joined in order, split at commas and trimmed;
- * an empty entry counts as an entry. When there are fewer entries than hops (a request
- * that did not come through every proxy), or the chosen entry is not an IP address
- * (`unknown`, a host name, garbage), the answer is the socket's address: the nearest
- * proxy's, one shared bucket. Never a string a client chose, and a malformed entry
- * never earns a bucket of its own. An entry may carry a port (`203.0.113.7:4711`,
- * `[2001:db8::1]:443`): the port is dropped.
- *
- * Addresses come back in one canonical form: IPv4 dotted, IPv6 compressed in lower case,
- * IPv4-mapped IPv6 (`::ffff:203.0.113.7`, as a dual-stack socket reports IPv4 clients)
- * as IPv4. A zone index (`fe80::1%eth0`) is not an address a proxy writes: malformed.
+ * Too few entries, or an entry that is not an IP address, gives the socket's address (the
+ * nearest proxy's). Addresses come back canonical (IPv4-mapped IPv6 as IPv4), ports dropped.
+ * The whole rule: docs/configuration.md.
  */
 export const MAX_PROXY_HOPS = 10;
 

@@ -1,17 +1,10 @@
 /**
  * The user fields better-auth writes (`name`, `image` = profileImageUrl), held to the app's
- * own rules wherever they come from. One schema per field (src/lib/validation.ts: nameSchema,
- * avatarUrlSchema), one server-side ownership check for avatars (avatarAllowed), applied:
- *
- * 1. at the request (api/app.ts → checkUserFieldWrites): every better-auth endpoint that takes
- *    user fields in its body is in USER_FIELD_WRITES with the fields it may write; an invalid
- *    value, or any other user column, is a 400 `{message, errors: {field}}` before better-auth
- *    runs, so nothing is written;
- * 2. in the social sign-in mapping (mapProviderProfile): a provider profile becomes a valid
- *    name and an allowed avatar (or none) before better-auth sees it;
- * 3. in better-auth's database hooks and validateUserInfo (api/auth.ts), the last line for
- *    every path, with or without a body: a user row is never created or updated with a name or
- *    an avatar that breaks its rule.
+ * rules wherever they come from: one schema per field (src/lib/validation.ts) and one avatar
+ * ownership check (avatarAllowed), applied at the request (checkUserFieldWrites with
+ * USER_FIELD_WRITES: a 400 before better-auth runs), in the social sign-in mapping
+ * (mapProviderProfile), and in better-auth's database hooks (api/auth.ts), the last line for
+ * every path. docs/features.md, "Avatar URLs and user fields".
  */
 import { and, eq, getTableColumns } from "drizzle-orm";
 import type { z } from "zod";

@@ -1,15 +1,10 @@
 /**
- * A migrated, empty PGlite database made once at build time (`astro build` runs
- * scripts/pglite-template.ts), so that the first start on an empty DATA_DIR unpacks it
- * instead of running initdb in WebAssembly and every migration (issue 17: 4.1 s → see
- * docs/benchmarks.md, "Start-up").
- *
- * The template is PGlite's own `dumpDataDir("gzip")` tarball, named by a key: a hash of the
- * PGlite version and of every file under db/migrations. The app looks only for the file with
- * the key of the migrations it runs, so a template left from other migrations (or another
- * PGlite, whose Postgres may not read it) is never used. The migrations still run after it
- * (a no-op when the template is current), and anything wrong with the file (missing,
- * unreadable, not a tarball of a data directory) falls back to initdb.
+ * A migrated, empty PGlite database made once at build time (scripts/pglite-template.ts), so
+ * that the first start on an empty DATA_DIR unpacks it instead of running initdb and every
+ * migration (issue 17). It is PGlite's `dumpDataDir("gzip")` tarball named by a hash of the
+ * PGlite version and of every migration file, so a template of other migrations is never
+ * used; the migrations still run after it, and anything wrong with the file falls back to
+ * initdb. docs/database.md, "PGlite".
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";

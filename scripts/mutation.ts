@@ -1,15 +1,12 @@
 /**
- * Mutation testing of the modules that hold the rules (docs/mutation-testing.md): runs StrykerJS once per
- * module, each config in stryker/<module>.conf.mjs with the test files that cover it, and prints
- * a score table per module and overall.
+ * `npm run test:mutation` (docs/mutation-testing.md): StrykerJS once per rules module, each
+ * config in stryker/<module>.conf.mjs with the tests that cover it, then a score table. Stryker
+ * is installed into stryker/ (its own package.json, `npm ci`) the first time. Exits non-zero
+ * when a run fails or a score is below MUTATION_MIN_SCORE (80).
  *
  *   npm run test:mutation                  # every module, in sequence
  *   npm run test:mutation -- security      # only the named modules
  *   MUTATION_CONCURRENCY=2 npm run test:mutation
- *
- * StrykerJS is not among the app's dependencies: its own package.json is in stryker/, installed
- * here (`npm ci` there) the first time. Exits non-zero when a module's run fails or its score is
- * below MUTATION_MIN_SCORE (80). Not part of `npm test`: a whole run takes many minutes.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

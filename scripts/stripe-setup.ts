@@ -1,17 +1,12 @@
 /**
- * Prepares a Stripe account for the app (PRODUCT_NAME), idempotently:
+ * Prepares a Stripe account for the app, idempotently: the "<PRODUCT_NAME> Premium" product and
+ * its $4.99 monthly price (found again by its lookup key), a default billing portal
+ * configuration, and with --webhook-url a webhook endpoint whose signing secret is printed.
  *
- *   STRIPE_SECRET_KEY=sk_test_… bun run stripe:setup [--webhook-url https://example.com/api/stripe/webhook]
+ *   STRIPE_SECRET_KEY=sk_test_… bun run stripe:setup [--webhook-url https://…/api/stripe/webhook]
  *
- * - the "<PRODUCT_NAME> Premium" product and its $4.99 monthly price (found again by its
- *   lookup key on later runs, so running twice creates nothing new);
- * - a default billing portal configuration (Stripe refuses portal sessions without one):
- *   payment methods, invoice history and immediate cancellation;
- * - with --webhook-url, a webhook endpoint for the events the app uses, whose signing
- *   secret is printed (Stripe shows it only once).
- *
- * Prints the environment lines to add. A live key (sk_live_…) is refused unless --live
- * is given. STRIPE_API_BASE points it at another server (the tests' fake).
+ * Prints the environment lines to add. A live key is refused unless --live is given.
+ * STRIPE_API_BASE points it at another server (the tests' fake).
  */
 import Stripe from "stripe";
 import { PREMIUM_PRICE, PREMIUM_PRICE_CENTS, PRODUCT_NAME } from "../src/lib/constants";

@@ -1,23 +1,10 @@
 /**
- * The authorization matrix: every /api route (read from the Hono app itself, `app.routes`)
- * and every page (read from src/pages) × five visitors, with the status each must get:
- *
- *   out      signed out
- *   other    another signed-in user, aimed at the free owner's resources
- *   free     the owner, a free user
- *   premium  the owner, premium (set directly in the database)
- *   noname   signed in, no username yet
- *
- * A route or page without a row fails the first test, so a new endpoint cannot ship
- * without someone deciding who may call it. Each "other" cell also checks that the
- * owner's data is unchanged afterwards and that the answer carries nothing private of
- * the owner's (e-mail, premium notes). And every cell checks that nothing private of a
- * premium user outside the matrix (`vip`: notes and an affiliate link stored, e-mail,
- * Stripe customer and subscription ids written to the database) reaches anyone, though
- * the vip's public profile and page are rows of the matrix.
- *
- * Runs against the built server (`bun server.ts`) with billing on (the Stripe fake), on
- * PGlite or, with TEST_DATABASE_URL, on Postgres.
+ * The authorization matrix: every /api route (from `app.routes`) and every page (from
+ * src/pages) × five visitors (out, other, free, premium, noname), with the status each must
+ * get. A route or page without a row fails, so a new endpoint cannot ship without someone
+ * deciding who may call it. "other" cells also check that the owner's data is unchanged and
+ * nothing private leaks; every cell checks that a premium `vip`'s private fields reach no one.
+ * Against the built server with billing on (the Stripe fake); PGlite or TEST_DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, statSync } from "node:fs";

@@ -1,16 +1,10 @@
 /**
- * Client addresses behind proxies, over HTTP: TRUST_PROXY is the number of proxies that
- * append to X-Forwarded-For, and the client is the entry that many places from the right
- * (api/client-address.ts). Every limiter counts that one address:
- * - a forged first entry does not buy a fresh allowance (sign-in, sign-up, password reset,
- *   the public profile API); distinct real entries are distinct clients;
- * - TRUST_PROXY=2 reads the entry before the last; TRUST_PROXY=false ignores the header;
- * - a client cannot write the header the app hands better-auth the address in;
- * - IPv6 clients count by their /64, in better-auth's limits and ours alike;
- * - uploads are limited per account, so no address, real or forged, resets them;
- * - the built server (server.ts) decides the address once, for streamed bodies too, and
- *   writes it in the request log line.
- * The unit table for the function itself: tests/unit/client-address.test.ts.
+ * Client addresses behind proxies, over HTTP: every limiter counts the one address that
+ * api/client-address.ts decides. A forged first entry buys no fresh allowance (sign-in,
+ * sign-up, reset, the profile API); TRUST_PROXY=2 and false read right; a client cannot write
+ * the header better-auth reads; IPv6 counts by its /64; uploads are limited per account; the
+ * built server decides once, for streamed bodies too, and logs it. The function's own table:
+ * tests/unit/client-address.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";

@@ -1,17 +1,9 @@
 /**
- * Faults, against the built server (`bun server.ts`):
- * - Postgres stopped (crashed: `pg_ctl -m immediate`) under load: while it is down every
- *   answer comes fast and is a 503 with Retry-After (JSON on /api) or a 2xx from memory,
- *   never a 500 and never a hang; once Postgres is back the app recovers by itself,
- *   without a restart, and every write it acknowledged is stored. ("Fast" is 2 s at most:
- *   server.ts cuts requests short while the database is in trouble.) Needs a cluster of
- *   its own (started as the user `stacktrack`); skipped where none can be started,
- *   never in CI.
- * - The app killed with SIGKILL in the middle of a burst of adds and reorders: after a
- *   restart every acknowledged write is there, nothing unacknowledged is half there, and
- *   no list is half reordered (PGlite locally, Postgres with TEST_DATABASE_URL).
- * - SIGTERM: requests in flight (their bodies still arriving) complete with their
- *   normal answers and their writes are kept; new connections are refused; exit code 0.
+ * Faults against the built server: Postgres crashed under load (every answer fast, a 503 with
+ * Retry-After or a 2xx from memory, never a 500 or a hang; recovery without a restart; every
+ * acknowledged write kept; needs a cluster of its own, skipped where none can start, never in
+ * CI); SIGKILL in a burst of adds and reorders (nothing acknowledged lost, nothing half there);
+ * SIGTERM (requests in flight complete, new connections refused, exit 0).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import {

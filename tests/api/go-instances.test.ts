@@ -1,17 +1,9 @@
 /**
- * Issue 14 on built servers (`bun server.ts`) sharing one Postgres:
- * - the public page and JSON of a free member, of a lapsed premium member and of a premium
- *   member with no supplements are byte for byte what they were before issue 14
- *   (tests/api/fixtures/profile-*.golden, written from the code before it; only the origin
- *   and built asset names are normalised);
- * - premium ending on instance A hides links and notes, and makes /go 404, on instance B at
- *   once (B serves its cached page and link until the change notification drops them; every
- *   other way a link stops showing: go-links-instances.test.ts);
- * - views and clicks counted on two instances add up;
- * - counts held in memory survive a SIGTERM (the shutdown flushes them).
- *
- * Needs Postgres (TEST_DATABASE_URL or a cluster of its own) and `bun --bun run build`.
- * GOLDEN_WRITE=1 rewrites the fixtures (only ever on purpose, from a known-good commit).
+ * Issue 14 on built servers sharing one Postgres: a free, a lapsed and an empty premium
+ * member's page and JSON byte for byte as before issue 14 (tests/api/fixtures/profile-*.golden;
+ * GOLDEN_WRITE=1 rewrites them, only on purpose); premium ending on A hides links and notes and
+ * makes /go 404 on B at once; counts of two instances add up and survive a SIGTERM.
+ * Needs Postgres (TEST_DATABASE_URL or its own cluster) and the build.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

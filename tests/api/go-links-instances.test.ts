@@ -1,17 +1,10 @@
 /**
- * Issue 14/17: `/go/{id}` answers from memory once warm (src/host/cache.ts), so each way a
- * link stops (or starts) showing must reach every instance's copy through the change
- * notifications. Two built servers (`bun server.ts`) on one Postgres: B has answered the
- * link (warm), the change is made on A (or by the billing webhook A receives, or directly in
- * Postgres), and B's next answers must follow within a second, without a restart:
- *
- * - stops: premium ends (customer.subscription.deleted), the switch turned off, the link
- *   removed, the supplement deleted, the account deleted → 404;
- * - starts or changes: premium starts (invoice.paid), the switch turned back on, a link added,
- *   a new supplement under an id B had already answered 404 for, the link edited → 302 to the
- *   new URL.
- *
- * Needs Postgres (TEST_DATABASE_URL or a cluster of its own) and `bun --bun run build`.
+ * Issue 14/17: each way a `/go/{id}` link stops or starts showing reaches every instance's
+ * memory (src/host/cache.ts) through the change notifications. Two built servers on one Postgres: B has answered
+ * the link, the change is made on A (or by the billing webhook, or in Postgres directly), and
+ * B follows within a second: premium ends or starts, the switch off or on, the link removed,
+ * added or edited, the supplement or the account deleted, a new supplement under an id B had
+ * answered 404 for. Needs Postgres (TEST_DATABASE_URL or its own cluster) and the build.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";

@@ -1,17 +1,9 @@
 /**
- * Many instances: two built servers (`bun server.ts`) on one Postgres, as behind a load
- * balancer (one public origin, one secret). What one instance learns, the other must
- * know, because no state lives in a process:
- * - a session made on A works on B, and a logout on A ends it on B within the window;
- * - an avatar uploaded to A is served by B, byte for byte;
- * - rate-limit counts are shared: sign-in (better-auth, per address), uploads (per
- *   user) and the public profile API (batched per instance, flushed each second);
- * - a Stripe webhook received by B is seen by A (its cached profile drops at once) and
- *   is processed once across both;
- * - a profile edit on A shows on B (API and page, both cached on B) within 1 s.
- *
- * Needs Postgres: TEST_DATABASE_URL's server, or a cluster of its own (skipped, saying
- * why, where neither is possible; never in CI).
+ * Many instances: two built servers on one Postgres, as behind a load balancer. What one
+ * learns, the other must know: sessions and logouts, avatars, shared rate-limit counts
+ * (sign-in, uploads, the profile API), a Stripe webhook processed once and seen by both, a
+ * profile edit shown on the other within 1 s. Needs Postgres: TEST_DATABASE_URL's server, or a
+ * cluster of its own (skipped, saying why, where neither is possible; never in CI).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";

@@ -1,16 +1,9 @@
 /**
- * Load with bookkeeping: LOAD_USERS simulated users (100) for LOAD_SECONDS (60) against
- * the built server, doing the real mix: read the dashboard, read the list, add, edit,
- * reorder, delete, edit the bio, view other people's profiles (page and API). Rate
- * limits are on, each user behind their own address (TRUST_PROXY).
- *
- * Each user acts in sequence, so the client knows exactly what its acknowledged answers
- * say the database holds; every read is checked against that (read-your-writes). At the
- * end the database itself must hold exactly that: every acknowledged row, nothing lost,
- * nothing duplicated, in the acknowledged order, with the last acknowledged bio.
- * Zero 5xx, zero connection errors, zero unexpected 4xx.
- *
- * Runs once in CI (on Postgres, TEST_DATABASE_URL); on PGlite locally.
+ * Load with bookkeeping: LOAD_USERS (100) simulated users for LOAD_SECONDS (60) against the
+ * built server doing the real mix (dashboard, list, add, edit, reorder, delete, bio, others'
+ * profiles), rate limits on, each behind their own address. Each user acts in sequence, so
+ * every read is checked against what its acknowledged answers said, and at the end the
+ * database holds exactly that. Zero 5xx, connection errors or unexpected 4xx. Postgres in CI.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { inArray } from "drizzle-orm";

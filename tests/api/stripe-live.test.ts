@@ -1,17 +1,12 @@
 /**
- * Opt-in: the billing journey against a real Stripe *test* account, for what the fake
- * cannot prove (Stripe's real objects, state machine and timing). Skipped unless
- * STRIPE_LIVE_SECRET_KEY is set:
+ * Opt-in: the billing journey against a real Stripe *test* account, for what the fake cannot
+ * prove. Skipped unless STRIPE_LIVE_SECRET_KEY is set (run `bun run stripe:setup` with the
+ * same key first):
  *
  *   STRIPE_LIVE_SECRET_KEY=sk_test_… [STRIPE_LIVE_PRICE_ID=price_…] bun test tests/api/stripe-live.test.ts
  *
- * Run `bun run stripe:setup` with the same key once first (the $4.99 price, found by its
- * lookup key when STRIPE_LIVE_PRICE_ID is not given, and the portal configuration).
- * Stripe cannot reach this machine's webhook URL, so real events are fetched from the
- * Events API and delivered here signed with a local secret: the handler sees Stripe's
- * real payloads. Payments are confirmed server-side with Stripe's test payment methods
- * (pm_card_visa, pm_card_chargeDeclined) instead of the Payment Element.
- * Every customer made here is deleted at the end.
+ * Real events are fetched from the Events API and delivered signed with a local secret;
+ * payments use Stripe's test payment methods. Every customer made here is deleted at the end.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import Stripe from "stripe";

@@ -1,19 +1,9 @@
 /**
- * Issue 12, findings 2 and 3a: the user fields better-auth writes (`name`, and `image`, which
- * is our profileImageUrl) follow the app's own rules on every path that writes them, from one
- * schema per field (src/lib/validation.ts) and one ownership check (api/user-fields.ts):
- *
- * - every better-auth endpoint that takes user fields in its body (sign-up/email, update-user)
- *   × every name rule, every avatar rule and every other user column: a refusal is a 400
- *   `{message, errors: {field}}` and the user row is exactly as before (read from the database),
- *   or no user at all for a refused sign-up;
- * - avatars: at least 20 URL variants through PUT /api/profile and update-user, for an e-mail
- *   account, a GitHub account and a Google account: only the user's own upload, nothing, or the
- *   avatar of a provider the account was made with;
- * - the last line: better-auth's own server API (no HTTP request, so no request check) is
- *   refused by the database hooks, the same rules;
- * - the social sign-in mapping, as wired into better-auth, with hostile provider profiles;
- * - stored values from before these rules are never shown.
+ * The user fields better-auth writes (`name`, and `image` = profileImageUrl) follow the app's
+ * rules on every path that writes them (issue 12): every better-auth endpoint with user fields
+ * in its body × every name rule, avatar rule and other user column (a refusal is a 400, the row
+ * unchanged); 20+ avatar URL variants for e-mail, GitHub and Google accounts; better-auth's
+ * server API (refused by the database hooks); the social sign-in mapping; old values not shown.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";

@@ -1,43 +1,12 @@
 /**
- * `npm run test:deploy`: the production recipe in deploy/ kept true, on this machine.
- *
- * Starts a throw-away Postgres (tests/support/pg-cluster.ts) with a role and a database for
- * the app, two production instances of the built app (`bun server.ts`, each in its own
- * process group, with exactly deploy/env.example's settings: secrets and URLs filled in,
- * PORT and HOST as the systemd unit sets them), and Caddy with deploy/Caddyfile on
- * https://localhost:8443 (Caddy's local CA, trusted by this script's own requests only,
- * never by the system). Then, through Caddy:
- * - signs a user up (every cookie must be Secure, every answer must carry HSTS);
- * - a 6 MB body is refused before it reaches an instance (neither logs it), while the
- *   app's largest legal body (a 5 MB file in a form) still reaches one; HTML comes back
- *   compressed, an avatar does not; the sign-in limit counts the real client (forged
- *   X-Forwarded-For entries change nothing, another client is not affected); http:// is
- *   redirected to https://;
- * - runs steady mixed traffic (public pages, signed-in reads, writes: 1 request in 9) from DEPLOY_CONNECTIONS
- *   connections for at least DEPLOY_SECONDS, and meanwhile restarts each instance in turn as
- *   systemd does: SIGTERM to its process group, wait for the exit, start it again, wait for
- *   its /api/health, and for Caddy to route to it again before the next one.
- *
- * Fails on any answer other than the one expected, an instance taking more than 20 s to exit
- * or exiting non-zero, a cookie without Secure, a missing or doubled Strict-Transport-Security,
- * a log line that is not JSON, or a rate below DEPLOY_MIN_RPS when that is set. The issue's
- * target of 1,000 req/s is printed as met or missed (by how much) beside the machine's load:
- * a rate is a measurement of the machine as much as of the app, so it gates only on request.
- * Prints requests, failures, each instance's exit time, the machine's load, the CPU each part
- * spent per 1,000 requests (the load generator's by thread), and how many TLS connections
- * Caddy's access log shows (keep-alive: a handful, not one per request). The instances and
- * Caddy write their logs into files in the work folder, as journald would take them; this
- * script reads them only when it must (the log barrier, a restarted instance's first request)
- * and checks every line at the end, so that it does not spend the traffic's CPU on them.
- *
- * Needs: the build (`bun --bun run build`), `caddy` (Debian package) and the Postgres 15
- * server programs; as root, the unprivileged user `stacktrack` (created when missing).
- *
- * Settings (environment): DEPLOY_SECONDS (45), DEPLOY_CONNECTIONS (16), DEPLOY_MIN_RPS
- * (0: not gated; the target of 1,000 is reported), DEPLOY_PORTS (instances, "4750 4751"), DEPLOY_HTTPS_PORT (8443), DEPLOY_HTTP_PORT
- * (8080, or the next free one), DEPLOY_ADMIN_PORT (4759), DEPLOY_KEEP=1 (keep the work
- * folder with every log), DEPLOY_BENCHMARKS=1 (write the figures into BENCHMARKS.md),
- * DEPLOY_CADDY_DEBUG=1 (Caddy's debug log: each upstream choice, retry and failure).
+ * `npm run test:deploy`: the production recipe in deploy/ run for real on this machine: a
+ * throw-away Postgres, two production instances (deploy/env.example's settings) and Caddy with
+ * deploy/Caddyfile on https://localhost:8443. It checks Secure cookies, HSTS, the body cap,
+ * compression and the real client's sign-in limit, then runs steady mixed traffic while each
+ * instance is restarted as systemd does. Fails on any unexpected answer or a slow exit.
+ * Needs the build, `caddy` and the Postgres 15 programs. Settings: DEPLOY_SECONDS (45),
+ * DEPLOY_CONNECTIONS (16), DEPLOY_MIN_RPS, DEPLOY_PORTS, DEPLOY_HTTPS_PORT, DEPLOY_HTTP_PORT,
+ * DEPLOY_ADMIN_PORT, DEPLOY_KEEP=1, DEPLOY_BENCHMARKS=1, DEPLOY_CADDY_DEBUG=1 (docs/deploy-notes.md).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import {

@@ -1,29 +1,13 @@
 /**
- * A Stripe-compatible HTTP server for tests: the app's real `stripe` SDK talks to it
- * through STRIPE_API_BASE. It keeps state for the calls the app (and its setup
- * script) makes, answers in Stripe's wire format, records every request, and sends
- * webhooks signed with the SDK's own signing code.
- *
- * Every object it serves is built as the SDK's own type (Stripe.Subscription,
- * Stripe.Invoice, …), so a field the SDK renames or removes breaks the typecheck here.
+ * A Stripe-compatible HTTP server for tests: the app's real `stripe` SDK talks to it through
+ * STRIPE_API_BASE. It keeps state (customers, subscriptions incomplete → active → canceled,
+ * invoices, portal sessions, prices, webhook endpoints), answers in Stripe's wire format built
+ * from the SDK's own types, records requests, and signs its webhooks with the SDK's code.
+ * What it covers and what it cannot prove: docs/testing.md.
  *
  *   const fake = await startFakeStripe();
  *   const api = await startApi(fake.env());
  *   fake.webhookUrl = `${api.url}/api/stripe/webhook`;
- *
- * What it covers: customers (create, retrieve), subscriptions (create with
- * `payment_behavior: default_incomplete`, retrieve, list, cancel) moving
- * incomplete → active → canceled (and past_due), invoices with confirmation secrets
- * (an includable field, served only when expanded, as Stripe does), `expand`,
- * idempotency keys, billing portal sessions and configurations, products, prices
- * (with lookup keys) and webhook endpoints. Card payments are simulated by
- * `confirmPayment` (also reachable over HTTP at POST /_fake/confirm_payment, which
- * the Stripe.js stub calls): card 4000 0000 0000 0002 is declined.
- *
- * What it does not prove: that Stripe's real state machine, tax, proration, 3-D Secure,
- * retries, event ordering or timing behave like this; that the Payment Element renders;
- * that the account's portal and webhook settings are right. tests/api/stripe-live.test.ts
- * runs the journey against a real Stripe test account for that.
  */
 import Stripe from "stripe";
 import { PRODUCT_NAME } from "../../src/lib/constants";

@@ -1,18 +1,12 @@
 /**
- * The built app (`bun server.ts`, unchanged) plus a test-only control port, for the
- * end-to-end journeys that need a state no screen can set yet (premium: billing is
- * another issue). Test code only: nothing of it is in the app or reachable in production.
- *
- * In a spec (Playwright workers run under Bun):
+ * The built app (`bun server.ts`, unchanged) plus a test-only control port, for journeys that
+ * need a state no screen sets (premium). Test code only: nothing of it is in the app.
  *
  *   const app = await startControlledApp();
  *   await app.setPremium(email, true);
- *   await page.goto(`${app.url}/`);
- *   await app.stop();
  *
  * Run as a script (what startControlledApp spawns), it opens the context first, so that
- * server.ts, which asks for the same process-wide context, shares its database, then
- * serves `POST /premium {email, premium}` on 127.0.0.1:QA_CONTROL_PORT.
+ * server.ts shares its database, then serves `POST /premium {email, premium}` on QA_CONTROL_PORT.
  */
 import { spawn } from "node:child_process";
 import { createTestDatabase } from "./db";

@@ -1,16 +1,11 @@
 /**
- * A throw-away Postgres cluster that a test owns and may stop, crash and start again
- * (the fault tests), on 127.0.0.1 at a port from 54500 up. Needs the Postgres server
- * binaries (PG_BIN, `pg_config --bindir`, or /usr/lib/postgresql/{15,16,17}/bin).
- * `initdb` refuses root, so as root the cluster belongs to the unprivileged user
- * `stacktrack` (PG_OS_USER), as in .ci/run.
+ * A throw-away Postgres cluster a test owns and may stop, crash and start again, on 127.0.0.1
+ * from port 54500. Needs the server programs (PG_BIN, `pg_config --bindir`, or
+ * /usr/lib/postgresql/{15,16,17}/bin); as root it belongs to the user `stacktrack` (PG_OS_USER).
  *
- *   const why = clusterUnavailable();        // a reason to skip, or null
- *   const pg = await startPgCluster();
- *   const url = await pg.createDatabase();   // postgres://…/st_xxx
- *   await pg.stop("immediate");              // a crash
- *   await pg.start();                        // back on the same port and data
- *   await pg.destroy();
+ *   const pg = await startPgCluster();           // clusterUnavailable(): a reason to skip, or null
+ *   const url = await pg.createDatabase();
+ *   await pg.stop("immediate"); await pg.start(); await pg.destroy();
  */
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";

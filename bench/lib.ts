@@ -128,11 +128,11 @@ function procCpu(pid: number): { cpu: number; ppid: number } | undefined {
 
 /** CPU seconds so far of the app, the ceiling, Postgres (the postmaster and its children) and the whole machine. */
 export function cpuSnapshot(pids: { app: number; ceiling?: number; postmaster: number }) {
-  let postgresCpu = 0;
+  const postgresCpu = new Map<number, number>();
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     const stat = procCpu(Number(name));
-    if (stat && (Number(name) === pids.postmaster || stat.ppid === pids.postmaster)) postgresCpu += stat.cpu;
+    if (stat && (Number(name) === pids.postmaster || stat.ppid === pids.postmaster)) postgresCpu.set(+name, stat.cpu);
   }
   const f = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1).map(Number);
   const busy = (f[0] ?? 0) + (f[1] ?? 0) + (f[2] ?? 0) + (f[5] ?? 0) + (f[6] ?? 0) + (f[7] ?? 0);
@@ -146,11 +146,13 @@ export function cpuSnapshot(pids: { app: number; ceiling?: number; postmaster: n
 }
 export type CpuSnapshot = ReturnType<typeof cpuSnapshot>;
 
-/** Cores busy between two snapshots (1.0 = one core); `other` is what no process of the bench used (wrk aside). */
+/** Cores busy between two snapshots (1.0 = one core); Postgres per backend (one that ended meanwhile is missed). */
 export function coresBetween(a: CpuSnapshot, b: CpuSnapshot) {
   const wall = (b.at - a.at) / 1000;
-  const share = (k: "app" | "ceiling" | "postgres" | "machine") => (b[k] - a[k]) / wall;
-  return { app: share("app"), ceiling: share("ceiling"), postgres: share("postgres"), machine: share("machine") };
+  const share = (k: "app" | "ceiling" | "machine") => (b[k] - a[k]) / wall;
+  let postgres = 0;
+  for (const [pid, cpu] of b.postgres) postgres += cpu - (a.postgres.get(pid) ?? 0);
+  return { app: share("app"), ceiling: share("ceiling"), postgres: postgres / wall, machine: share("machine") };
 }
 
 /** VmRSS and VmHWM (peak) of `pid`, in bytes. */

@@ -1,10 +1,13 @@
 /** The one report writer: BENCHMARKS.md from a run's numbers (bench/run.ts). */
+import { median } from "./lib";
 
 export interface ScenarioResult {
   id: string;
   label: string;
   rps: number;
   runs: number[];
+  /** Each round's req/s as a % of the same round's ceiling. */
+  shares: number[];
   p50: number;
   p99: number;
   errors: number;
@@ -60,8 +63,8 @@ const verdict = (ok: boolean, margin: string) => (ok ? `met (${margin})` : `**mi
 
 export function renderReport(r: Report): string {
   const by = new Map(r.scenarios.map((s) => [s.id, s]));
-  const ceiling = by.get("ceiling")?.rps ?? Number.NaN;
-  const share = (id: string) => ((by.get(id)?.rps ?? Number.NaN) / ceiling) * 100;
+  /** The median over rounds of the scenario's share of that round's ceiling (the ceiling moves with the machine's load). */
+  const share = (id: string) => median(by.get(id)?.shares ?? []);
   const targets: string[][] = [];
   const atLeast = (what: string, id: string, min: number) => {
     const pct = share(id);
@@ -83,7 +86,8 @@ export function renderReport(r: Report): string {
   const counted = by.get("profile-counted");
   if (counted) atMost("… its p99 at 50 connections", counted.p99, 10, (x) => `${fix(x)} ms`);
   if (counted && by.has("profile-crawler")) {
-    const cost = share("profile-crawler") - share("profile-counted");
+    const crawler = by.get("profile-crawler")?.shares ?? [];
+    const cost = median(counted.shares.map((x, i) => (crawler[i] ?? Number.NaN) - x));
     atMost("Counting's cost: the counted page against the crawler's", cost, 5, (x) => `${fix(x, 1)} points`);
   }
   for (const [id, what] of [
@@ -141,7 +145,7 @@ Written by \`npm run bench\` (bench/run.ts) on ${r.date.slice(0, 16).replace("T"
 How it measures: [docs/benchmarks.md](docs/benchmarks.md).
 
 - Machine: ${r.machine}, shared by wrk, the app and Postgres. ${r.versions}.
-- Other load: the machine's busy cores in the second before the warm-up and each round, nothing of the bench running: ${idle}.
+- Other load: the machine's busy cores in the second before the warm-up and each round, nothing of the bench running: ${idle}.${median(r.idleBefore) > 0.5 ? " **Other work kept the machine busy during this run: its rates, latencies and CPU figures are those of a crowded machine, noisy from round to round, and the targets' verdicts are not a measure of the app.**" : ""}
 - The app as \`npm start\` ships it: built, \`bun server.ts\`, default settings (\`NODE_ENV=production\`, \`TRUST_PROXY=true\` as behind Caddy), on Postgres with ${int(r.config.users)} seeded profiles of 20 supplements and an avatar each.
 - wrk, ${r.config.connections} connections, 1 thread; after a ${r.config.warmup} s warm-up of each, ${r.config.runs} rounds of ${r.config.seconds} s over every scenario; **medians** of the rounds.
 
@@ -170,7 +174,7 @@ ${table(
   r.scenarios.map((s) => [
     s.label,
     int(s.rps),
-    `${fix((s.rps / ceiling) * 100, 1)}%`,
+    `${fix(share(s.id), 1)}%`,
     fix(s.p50),
     fix(s.p99),
     int(s.errors),

@@ -462,6 +462,7 @@ async function main() {
         );
       }
     }
+    const ceilingRuns = runs.get("ceiling")?.wrk ?? [];
     const results: ScenarioResult[] = scenarios.map((s) => {
       const r = runs.get(s.id) ?? { wrk: [], cores: [] };
       const med = (f: (w: WrkResult) => number) => median(r.wrk.map(f));
@@ -470,6 +471,7 @@ async function main() {
         label: s.label,
         rps: med((w) => w.rps),
         runs: r.wrk.map((w) => w.rps),
+        shares: r.wrk.map((w, i) => (w.rps / (ceilingRuns[i]?.rps ?? Number.NaN)) * 100),
         p50: med((w) => w.p50),
         p99: med((w) => w.p99),
         errors: r.wrk.reduce((sum, w) => sum + w.errors, 0),

@@ -1,15 +1,9 @@
 /**
- * `bun run check:imports` (part of `npm test`, before the build): the module graph of the
- * app's TypeScript (server.ts, api/, db/, src/, scripts/, bench/) must have
- *
- * - no import cycle, type-only imports included (a cycle through `import type` still ties
- *   two modules together: neither can move or be read without the other), and
- * - no import of api/, db/, src/host/ or server.ts from src/lib (the leaf both sides share) or
- *   from an island (src/islands, code that ships to the browser).
- *
- * The graph is dpdm's (its parser follows `import`, `import type`, `export … from` and dynamic
- * `import()`); `.astro` files are not parsed, so pages may read the server through
- * src/page-server/. Prints every finding and exits 1 when there is any.
+ * `npm run check:imports` (part of `npm test`, before the build): the module graph of the
+ * app's TypeScript (server.ts, api/, db/, src/, scripts/, bench/) must have no import cycle
+ * (type-only imports included), and nothing in src/lib (the shared leaf) or an island (code
+ * that ships to the browser) may import api/, db/, src/host/ or server.ts. The graph is dpdm's;
+ * `.astro` files are not parsed. Prints every finding and exits 1 when there is any.
  */
 import { relative } from "node:path";
 import { type DependencyTree, parseCircular, parseDependencyTree } from "dpdm";

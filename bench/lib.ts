@@ -25,7 +25,6 @@ export function installSignalHandlers(): void {
 
 export interface Service {
   pid: number;
-  logFile: string;
   exited: () => boolean;
   tail(lines?: number): string;
   stop(): Promise<void>;
@@ -47,7 +46,6 @@ export function startService(cmd: string[], options: { env: Record<string, strin
   const unregister = onCleanup(`stop ${cmd.join(" ")}`, stop);
   return {
     pid: proc.pid,
-    logFile: options.logFile,
     exited: () => proc.exitCode !== null,
     tail: (lines = 30) => readFileSync(options.logFile, "utf8").trimEnd().split("\n").slice(-lines).join("\n"),
     stop,
@@ -189,10 +187,7 @@ function threadsCpu(pid: number): number {
   return ns / 1e9;
 }
 
-/**
- * Statements per request, one request at a time (`send` makes and checks one): the median of
- * `n`, and the app's CPU per request in ms over the `n`.
- */
+/** `n` requests one at a time (`send` makes and checks one): statements of each, their median, app CPU ms per request. */
 export async function probe(
   stats: postgres.Sql,
   role: string,

@@ -14,7 +14,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { addDays } from "../src/lib/dates";
-import { cleanupAll, findFreePort } from "../tests/support/process";
+import { cleanupAll, findFreePort, run } from "../tests/support/process";
 import {
   callsBetween,
   coresBetween,
@@ -80,16 +80,11 @@ const started = performance.now();
 const log = (message: string) =>
   console.log(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)}s] ${message}`);
 
-async function sh(cmd: string[], cwd = ROOT, check = true): Promise<string> {
-  const proc = Bun.spawn(cmd, { cwd, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  if (check && code !== 0) throw new Error(`${cmd.join(" ")} exited with ${code}:\n${out}\n${err}`.slice(0, 4000));
-  return `${out}${err}`;
-}
+/** Runs a command to completion (in ROOT unless `cwd`); its stdout and stderr. */
+const sh = async (cmd: string[], cwd = ROOT, check = true) => {
+  const r = await run(cmd, { cwd, check, timeoutMs: 20 * 60_000 });
+  return `${r.stdout}${r.stderr}`;
+};
 
 /** A newcomer's `npm install` on a fresh clone of HEAD, with an empty npm cache (so downloads count). */
 async function measureInstall(workDir: string): Promise<InstallSize> {
@@ -339,11 +334,7 @@ async function statementProbes(s: Setup, stats: postgres.Sql, db: BenchDatabase,
   return out;
 }
 
-/**
- * 100,000 profiles, Zipf visits: the hit rate comes from statements (a miss of the profile cache
- * costs the statements measured for 50 cold pages one at a time; the rest of the run's are other
- * work), and a miss's app CPU from those 50 cold pages against the same 50 warm.
- */
+/** 100,000 profiles, Zipf visits: misses = the run's statements / a cold page's (50 probed); a miss's app CPU from those. */
 async function scaleRun(s: Setup, stats: postgres.Sql, db: BenchDatabase, appPid: number, workDir: string) {
   const n = 50;
   const names = Array.from({ length: n }, (_, i) => scaleName(config.scaleProfiles - i));
@@ -495,14 +486,7 @@ async function main() {
       machine: `${cpus().length} cores (${cpus()[0]?.model ?? "?"})`,
       versions: `Bun ${Bun.version}; Postgres ${db.serverVersion}; ${wrk}`,
       idleBefore: machineBefore,
-      config: {
-        seconds: config.seconds,
-        runs: config.runs,
-        warmup: config.warmup,
-        connections: config.connections,
-        users: config.users,
-        only: config.only,
-      },
+      config,
       scenarios: results,
       statements,
       scale,

@@ -8,15 +8,12 @@ import type postgres from "postgres";
 import sharp from "sharp";
 import { QUANTITY_TYPES } from "../src/lib/constants";
 
-/** A small deterministic PRNG (mulberry32), so every run seeds the same data. */
+/** A small deterministic PRNG (an LCG), so every run seeds the same data. */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
+    return a / 4294967296;
   };
 }
 
@@ -38,50 +35,31 @@ const FREQUENCIES = (
 const FIRST = ["maya", "liam", "noah", "emma", "olivia", "ava", "lucas", "mia", "ethan", "zoe", "kai", "nora", "leo"];
 const LAST = ["patel", "smith", "garcia", "kim", "nguyen", "muller", "rossi", "silva", "khan", "cohen", "lee", "berg"];
 const BIOS = [
-  "Marathoner, coffee snob and evidence-based supplement nerd. Everything here is what I actually take, in the order I take it.",
-  "Registered dietitian. I keep my stack boring on purpose: basics first, then the few extras that made a measurable difference.",
-  "Powerlifting coach. Questions about dosing? Ask your doctor first, then ask me about squats.",
+  "Marathoner, coffee snob and evidence-based supplement nerd. Everything here is what I actually take, in order.",
   "Night-shift nurse trying to sleep better and stay sharp.",
-  "Biohacker on a budget. Links are to the brands I buy, no sponsorships.",
 ];
 
 /** A 512×512 WebP like the app's avatars (gradient, a disc, some grain), distinct per `i`. */
-export async function makeAvatar(i: number): Promise<Uint8Array> {
+async function makeAvatar(i: number): Promise<Uint8Array> {
   const size = 512;
   const px = new Uint8Array(size * size * 3);
-  let s = (Math.imul(i + 1, 2654435761) ^ 0x9e3779b9) >>> 0 || 1;
-  const next = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s;
-  };
-  const c1 = [next() & 255, next() & 255, next() & 255];
-  const c2 = [next() & 255, next() & 255, next() & 255];
-  const cx = size / 2 + (next() % 120) - 60;
-  const cy = size * 0.45 + (next() % 120) - 60;
-  const r2 = (110 + (next() % 70)) ** 2;
+  const r = prng(i + 1);
+  const c1 = [r() * 256, r() * 256, r() * 256];
+  const c2 = [r() * 256, r() * 256, r() * 256];
+  const [cx, cy, r2] = [size / 2 + r() * 120 - 60, size * 0.45 + r() * 120 - 60, (110 + r() * 70) ** 2];
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      const inside = (x - cx) * (x - cx) + (y - cy) * (y - cy) < r2;
-      const t = (x + y) / (2 * size);
-      const grain = (next() % 13) - 6;
-      const o = (y * size + x) * 3;
+      const inside = (x - cx) ** 2 + (y - cy) ** 2 < r2;
+      const [t, grain] = [(x + y) / (2 * size), Math.floor(r() * 13) - 6];
       for (let k = 0; k < 3; k++) {
-        const a = c1[k] ?? 0;
-        const b = c2[k] ?? 0;
-        px[o + k] = (inside ? 255 - a : a + (b - a) * t) + grain;
+        const [a, b] = [c1[k] ?? 0, c2[k] ?? 0];
+        px[(y * size + x) * 3 + k] = (inside ? 255 - a : a + (b - a) * t) + grain;
       }
     }
   }
-  // The app's avatars are 512×512 WebP at quality 82 (api/images.ts, effort 4); effort 1
-  // gives the same kind of file (within a few % of the size) in half the seeding time.
-  const out = await sharp(px, { raw: { width: size, height: size, channels: 3 } })
-    .webp({ quality: 82, effort: 1 })
-    .toBuffer();
-  return new Uint8Array(out);
+  // As the app's (api/images.ts, quality 82); effort 1 for seeding time.
+  const raw = { raw: { width: size, height: size, channels: 3 as const } };
+  return new Uint8Array(await sharp(px, raw).webp({ quality: 82, effort: 1 }).toBuffer());
 }
 
 const imageId = (webp: Uint8Array) => createHash("sha256").update(webp).digest("base64url").slice(0, 32);
@@ -139,10 +117,7 @@ export interface SeededUsers {
   avatarBytes: number;
 }
 
-/**
- * Public users with `perUser` supplements each and one of `avatars` each (one user per
- * avatar). ~10% are premium (affiliate links, notes), ~60% have a bio, ~40% social links.
- */
+/** Public users, one per avatar, `perUser` supplements each; ~10% premium, ~60% with a bio, ~40% social links. */
 export async function seedUsers(sql: postgres.Sql, avatars: Avatar[], perUser: number): Promise<SeededUsers> {
   const rand = prng(20261101);
   const users = avatars.map((avatar, i) => {
@@ -199,11 +174,7 @@ export async function seedSupplementsFor(sql: postgres.Sql, userId: string, coun
   return inserted.map((r) => r.id);
 }
 
-/**
- * Simulated client addresses in 198.18.0.0/15 (RFC 2544's benchmark range): visitors are
- * 198.18.0.0 + i (bench/lua/visitors.lua, the same formula); the bench's own requests come
- * from 198.19.200.0 + k, outside the visitors' 100,000.
- */
+/** Addresses in 198.18.0.0/15 (RFC 2544): visitors 198.18.0.0 + i (as visitors.lua), the bench's own 198.19.200.0 + k. */
 function visitorAddress(i: number): string {
   return `198.${18 + Math.floor(i / 65536)}.${Math.floor(i / 256) % 256}.${i % 256}`;
 }
@@ -215,10 +186,7 @@ export function ownAddress(k: number): string {
 export const BROWSER_USER_AGENT =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
-/**
- * Googlebot's desktop User-Agent cut to the length of BROWSER_USER_AGENT: a request of the same
- * bytes that isbot calls a crawler, so it counts nothing (the baseline of counting's cost).
- */
+/** Googlebot's User-Agent cut to BROWSER_USER_AGENT's length: the same bytes, counted as nothing. */
 export const CRAWLER_USER_AGENT =
   "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36".slice(
     0,
@@ -235,12 +203,9 @@ const TRACK_SCHEDULES = [
 ];
 
 /**
- * A year of tracking for `userId`, whose supplements are `ids` (issue 19), set-based: each
- * supplement gets a schedule (supplement i: TRACK_SCHEDULES[i % 5], every tenth 'as needed')
- * and an amount, one schedule version in force from `days - 1` days before today (UTC, the
- * zone of a user who set none), and every dose of every ended day logged, by a fixed hash:
- * about 87% taken, 8% skipped, 5% not logged (missed). Today is left unlogged. `ids[0]`'s
- * dose is 'anytime' every day: the one the intake scenario ticks.
+ * `days` of tracking for `userId`'s supplements `ids`, set-based: a schedule each (every tenth
+ * 'as needed') in force from `days - 1` days ago (UTC), every ended day's doses logged by a fixed
+ * hash (~87% taken, 8% skipped, 5% missed). `ids[0]`'s dose is 'anytime' every day.
  */
 export async function seedTracking(sql: postgres.Sql, userId: string, ids: number[], days: number) {
   const plan = ids.map((id, i) => ({
@@ -295,12 +260,7 @@ export async function productLinkIds(sql: postgres.Sql): Promise<number[]> {
 
 export const SCALE_PREFIX = "zipf_";
 
-/**
- * `count` more public profiles for the scale scenario, set-based (generate_series, in chunks
- * of 20,000 so that no one transaction carries too many change notifications): usernames
- * `zipf_1` … `zipf_<count>`, no avatar (the initial shows), a bio on every third, `perUser`
- * supplements each.
- */
+/** `count` profiles `zipf_1` … for the scale run (generate_series, 20,000 a transaction), `perUser` supplements each. */
 export async function seedScaleProfiles(sql: postgres.Sql, count: number, perUser: number): Promise<void> {
   const names = sql.array(SUPPLEMENT_NAMES);
   const types = sql.array([...QUANTITY_TYPES]);

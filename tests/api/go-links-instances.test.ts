@@ -1,10 +1,11 @@
 /**
  * Issue 14/17: each way a `/go/{id}` link stops or starts showing reaches every instance's
- * memory (src/host/cache.ts) through the change notifications. Two built servers on one Postgres: B has answered
- * the link, the change is made on A (or by the billing webhook, or in Postgres directly), and
- * B follows within a second: premium ends or starts, the switch off or on, the link removed,
- * added or edited, the supplement or the account deleted, a new supplement under an id B had
- * answered 404 for. Needs Postgres (TEST_DATABASE_URL or its own cluster) and the build.
+ * memory (src/host/cache.ts) through the change notifications. Two built servers on one
+ * Postgres: B has answered the link, the change is made on A (or by the billing webhook, or in
+ * Postgres directly), and B follows within a second: premium ends or starts, the switch off or
+ * on, the link removed, added or edited, the supplement or the account deleted, a new supplement
+ * under an id B had answered 404 for. Needs Postgres (TEST_DATABASE_URL or its own cluster) and
+ * the build.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";

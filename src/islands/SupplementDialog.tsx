@@ -37,8 +37,7 @@ const suggestion = (value: ScheduleValue) => scheduleSentence(schedulePayload(va
 /**
  * 'Add New Supplement' and 'Edit Supplement': one form, opened through the dialog store. Frequency
  * follows the schedule as it is chosen while it is empty or still the previous suggestion (a
- * typed one is kept); the actions stay in a sticky footer; a failed save is said inside the
- * dialog, where no toast covers its controls.
+ * typed one is kept); the actions stay in a sticky footer (Modal keeps toasts' room free).
  */
 export default function SupplementDialog({ user: initialUser }: { user: CurrentUser }) {
   seedUser(initialUser);
@@ -52,7 +51,6 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
   const [track, setTrack] = useState<ScheduleValue>(() => scheduleValueOf(null));
   const [trackErrors, setTrackErrors] = useState<Record<string, string | undefined>>({});
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const id = useId();
 
   useEffect(() => {
@@ -61,7 +59,6 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
     setTrack(scheduleValueOf(editing));
     setTrackErrors({});
     setErrors({});
-    setFailure(null);
     setBusy(false);
   }, [open, editing]);
 
@@ -93,7 +90,6 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
       return;
     }
     setBusy(true);
-    setFailure(null);
     try {
       if (editing) {
         await updateSupplement(editing.id, parsed.data);
@@ -116,7 +112,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
         setErrors(found);
         setTrackErrors(foundTrack);
       }
-      setFailure(errorMessage(error, editing ? SUPPLEMENT_MESSAGES.updateFailed : SUPPLEMENT_MESSAGES.addFailed));
+      notify.error(errorMessage(error, editing ? SUPPLEMENT_MESSAGES.updateFailed : SUPPLEMENT_MESSAGES.addFailed));
     }
   }
 
@@ -254,11 +250,6 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
           className="sticky -bottom-6 -mx-6 -mb-6 border-t border-slate-200 bg-white px-6 pt-3 pb-5"
           data-testid="dialog-actions"
         >
-          {failure && (
-            <p role="alert" className="field-error mb-2 mt-0">
-              {failure}
-            </p>
-          )}
           <div className="flex justify-end gap-2">
             <button type="button" className="btn btn-outline flex-1 sm:flex-none" onClick={() => $dialog.set(null)}>
               Cancel

@@ -338,7 +338,7 @@ test.describe("dashboard as a premium user", () => {
       await expectToast(page, "Supplement added successfully!");
 
       const added = row(page, "Fish Oil");
-      await expect(added).toContainText("Soft Gel");
+      await expect(added).toContainText("Soft gels • ");
       await expect(added).toContainText("Helps my joints.");
       await expect(added.getByText("Affiliate", { exact: true })).toBeVisible();
 

@@ -120,7 +120,8 @@ export default function HistoryCard({ user: initialUser }: { user: CurrentUser }
           <div
             className="mt-4 grid justify-start gap-1 text-xs text-slate-700"
             style={{
-              gridTemplateColumns: `auto repeat(${weeks}, minmax(0, 1.25rem))`,
+              // Under 3 weeks a column is wide enough for its month's name.
+              gridTemplateColumns: `auto repeat(${weeks}, ${weeks < 3 ? "1.75rem" : "minmax(0, 1.25rem)"})`,
               gridTemplateRows: "auto repeat(7, minmax(0, 1.25rem))",
             }}
             role="group"
@@ -134,7 +135,7 @@ export default function HistoryCard({ user: initialUser }: { user: CurrentUser }
                     key={addDays(from, week * 7)}
                     aria-hidden="true"
                     className="overflow-visible leading-4 whitespace-nowrap"
-                    style={{ gridRow: 1, gridColumn: week + 2 }}
+                    style={{ gridRow: 1, gridColumn: `${week + 2} / span ${Math.min(3, weeks - week)}` }}
                     data-testid="heatmap-month"
                   >
                     {month}

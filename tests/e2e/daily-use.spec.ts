@@ -177,6 +177,16 @@ for (const viewport of [
       await expect(todayCard(page).getByRole("heading", { name: "Today", exact: true })).toHaveCount(0);
       await expect(todayCard(page).getByText("Nothing scheduled that day")).toBeVisible();
       await axe(page);
+
+      // The public page, its schedule shown: the same phrases.
+      const { username } = await apiCall<{ username: string }>(page, base, "PUT", "/api/profile", {
+        showSchedule: true,
+      });
+      await page.goto(`/${username}`);
+      const items = page.getByRole("main").getByRole("listitem");
+      await expect(items.filter({ hasText: "Cod liver" })).toContainText("0.5 teaspoon • with food");
+      await expect(items.filter({ hasText: "Greens" })).toContainText("5 • with food");
+      await expect(page.getByText(/\(s\)|5 Other/)).toHaveCount(0);
     });
 
     test("the dialog: Frequency follows the schedule until typed; actions stay visible", async ({ page, baseURL }) => {

@@ -21,17 +21,22 @@ const NOUNS: Record<string, readonly [string, string] | null> = {
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** The type's noun for `amount`: singular up to 1, plural above it or without an amount; '' for `Other`. */
+export function doseNoun(doseAmount: number | null | undefined, quantityType: string): string {
+  const nouns = quantityType in NOUNS ? NOUNS[quantityType] : ([quantityType, quantityType] as const);
+  if (!nouns) return "";
+  return doseAmount != null && doseAmount <= 1 ? nouns[0] : nouns[1];
+}
+
 /**
  * The dose as a phrase: the amount and its noun, plural above 1 (`0.5 teaspoon`, `1 soft gel`,
  * `1.5 teaspoons`); with `Other` the amount alone. Without an amount: the plural noun
  * (`Capsules`), or '' for `Other`. An unknown type is lower-cased as it is.
  */
 export function dosePhrase(doseAmount: number | null | undefined, quantityType: string): string {
-  const nouns = quantityType in NOUNS ? NOUNS[quantityType] : ([quantityType, quantityType] as const);
-  if (doseAmount == null) return nouns ? capitalise(nouns[1]) : "";
-  const amount = String(doseAmount);
-  if (!nouns) return amount;
-  return `${amount} ${doseAmount > 1 ? nouns[1] : nouns[0]}`;
+  const noun = doseNoun(doseAmount, quantityType);
+  if (doseAmount == null) return capitalise(noun);
+  return noun ? `${doseAmount} ${noun}` : String(doseAmount);
 }
 
 const TIME_WORDS: Record<DoseTime, string> = {

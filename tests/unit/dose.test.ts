@@ -1,7 +1,7 @@
 /** src/lib/dose.ts: every quantity type × 1, 0.5, 2 (and none) as a phrase; a schedule as Frequency text. */
 import { expect, test } from "bun:test";
 import { QUANTITY_TYPES } from "../../src/lib/constants";
-import { dosePhrase, scheduleSentence } from "../../src/lib/dose";
+import { doseNoun, dosePhrase, scheduleSentence } from "../../src/lib/dose";
 import type { Schedule } from "../../src/lib/schedule";
 
 // [type, 1, 0.5, 2, no amount]
@@ -30,6 +30,12 @@ test.each(TABLE)("%s: 1 → %p, 0.5 → %p, 2 → %p, none → %p", (type, one, 
     none,
   ]);
   expect(dosePhrase(undefined, type)).toBe(none);
+  // The dialog's unit beside the amount: the phrase's noun.
+  expect([doseNoun(1, type), doseNoun(2, type), doseNoun(null, type)]).toEqual([
+    one.replace(/^1 ?/, ""),
+    two.replace(/^2 ?/, ""),
+    none.toLowerCase(),
+  ]);
   // Never the stored spelling with its '(s)', never '5 Other'.
   for (const amount of [1, 0.5, 2, 5, 1.25, 1000]) expect(dosePhrase(amount, type)).not.toMatch(/\(|Other/);
 });

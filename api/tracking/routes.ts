@@ -1,22 +1,25 @@
 /**
  * Daily tracking (issue 19): GET /api/today, PUT/DELETE /api/intakes/{date}/{supplementId}/{time},
+ * PUT /api/intakes/{date} (issue 38: several doses of a day at once: Take all, and its undo),
  * GET /api/history. Private: every route is the signed-in user's own. 'Today' is the user's
  * date in their zone (api/clock.ts for 'now'); a write names the day of the row it was made
- * on, never 'now'. See README "Tracking".
+ * on, never 'now'. See docs/daily-use.md.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { intakes, scheduleVersions, type User } from "../../db/schema";
 import { addDays, daysBetween, isCalendarDate, isoWeekday } from "../../src/lib/dates";
 import {
   AS_NEEDED,
+  BATCH_MAX,
   DOSE_TIMES,
   EDITABLE_DAYS,
   HISTORY_DEFAULT_DAYS,
   HISTORY_MAX_DAYS,
   type HistoryJson,
   INTAKE_STATUSES,
+  type IntakeBatchJson,
   type IntakeJson,
   type IntakeStatus,
   type IntakeTime,
@@ -79,35 +82,86 @@ function readTarget(c: { req: { param: (key: string) => string } }, user: User):
   return { user, date, supplementId, time, today };
 }
 
+const versionColumns = {
+  supplementId: scheduleVersions.supplementId,
+  validFrom: scheduleVersions.validFrom,
+  name: scheduleVersions.name,
+  schedule: scheduleVersions.schedule,
+  deleted: scheduleVersions.deleted,
+};
+type VersionRow = { [K in keyof typeof versionColumns]: (typeof versionColumns)[K]["_"]["data"] };
+
 /**
- * Statement one of a write: the supplement as it was on that day (the version in force, or,
- * when it was added later, its first one). None, or deleted by then: 404. Not scheduled at
- * that time on that weekday: 400.
+ * A write's rules on the version of its supplement in force on that day (or, when it was
+ * added later, its first one): none, or deleted by then: 404; not scheduled at that time on
+ * that weekday: 400; an as-needed dose only 'taken'.
  */
-async function versionFor(db: import("../../db/client").Db, target: Target, status: IntakeStatus | null) {
-  const [version] = await db
-    .select({
-      validFrom: scheduleVersions.validFrom,
-      name: scheduleVersions.name,
-      schedule: scheduleVersions.schedule,
-      deleted: scheduleVersions.deleted,
-    })
-    .from(scheduleVersions)
-    .where(and(eq(scheduleVersions.userId, target.user.id), eq(scheduleVersions.supplementId, target.supplementId)))
-    .orderBy(sql`${scheduleVersions.validFrom} <= ${target.date} desc`, desc(scheduleVersions.validFrom))
-    .limit(1);
+function judge(version: VersionRow | undefined, date: string, time: IntakeTime, status: IntakeStatus | null) {
   if (!version || version.deleted) throw notFound(TRACKING_MESSAGES.notFound);
-  const onThatDay = version.validFrom <= target.date;
-  const weekday = isoWeekday(target.date);
+  const onThatDay = version.validFrom <= date;
   const scheduled =
     onThatDay &&
-    (target.time === AS_NEEDED ? version.schedule === null : isScheduled(version.schedule, target.time, weekday));
+    (time === AS_NEEDED ? version.schedule === null : isScheduled(version.schedule, time, isoWeekday(date)));
   if (!scheduled) throw badRequest(TRACKING_MESSAGES.notScheduled, { time: [TRACKING_MESSAGES.notScheduled] });
-  if (target.time === AS_NEEDED && status !== null && status !== "taken") {
+  if (time === AS_NEEDED && status !== null && status !== "taken") {
     throw badRequest(TRACKING_MESSAGES.asNeededTaken, { status: [TRACKING_MESSAGES.asNeededTaken] });
   }
   return version;
 }
+
+/** Statement one of a write: the version of each supplement in force on `date` (see judge). */
+function versionsOn(db: import("../../db/client").Db, userId: string, date: string, supplementIds: number[]) {
+  return db
+    .selectDistinctOn([scheduleVersions.supplementId], versionColumns)
+    .from(scheduleVersions)
+    .where(and(eq(scheduleVersions.userId, userId), inArray(scheduleVersions.supplementId, supplementIds)))
+    .orderBy(
+      asc(scheduleVersions.supplementId),
+      sql`${scheduleVersions.validFrom} <= ${date} desc`,
+      desc(scheduleVersions.validFrom),
+    );
+}
+
+async function versionFor(db: import("../../db/client").Db, target: Target, status: IntakeStatus | null) {
+  const [version] = await versionsOn(db, target.user.id, target.date, [target.supplementId]);
+  return judge(version, target.date, target.time, status);
+}
+
+/**
+ * Statement two: one row per (user, date, supplement, time), however many identical requests
+ * race; a repeat of the same status keeps the first `at`.
+ */
+function upsertIntakes(db: import("../../db/client").Db, rows: (typeof intakes.$inferInsert)[]) {
+  return db
+    .insert(intakes)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [intakes.userId, intakes.date, intakes.supplementId, intakes.time],
+      set: {
+        status: sql`excluded.status`,
+        name: sql`excluded.name`,
+        at: sql`case when ${intakes.status} = excluded.status then ${intakes.at} else excluded.at end`,
+      },
+    });
+}
+
+const doseKey = (d: { supplementId: number; time: string }) => `${d.supplementId}/${d.time}`;
+
+/** PUT /api/intakes/{date}: one status (null clears) for up to BATCH_MAX different doses. */
+const batchBodySchema = z.object({
+  status: z.enum(INTAKE_STATUSES, { message: TRACKING_MESSAGES.batchStatus }).nullable(),
+  doses: z
+    .array(
+      z.object({
+        supplementId: z.number({ message: TRACKING_MESSAGES.notFound }).int().min(1).max(MAX_ID),
+        time: z.enum([...DOSE_TIMES, AS_NEEDED] as [IntakeTime, ...IntakeTime[]], { message: TRACKING_MESSAGES.time }),
+      }),
+      { message: TRACKING_MESSAGES.doses },
+    )
+    .min(1, TRACKING_MESSAGES.doses)
+    .max(BATCH_MAX, TRACKING_MESSAGES.doses)
+    .refine((doses) => new Set(doses.map(doseKey)).size === doses.length, TRACKING_MESSAGES.doses),
+});
 
 export const trackingRoutes = new Hono<AppEnv>()
   .get("/today", async (c) => {
@@ -130,11 +184,8 @@ export const trackingRoutes = new Hono<AppEnv>()
     const { status } = await readJson(c, intakeBodySchema);
     const ctx = c.get("ctx");
     const version = await versionFor(ctx.database.db, target, status);
-    // Statement two: one row per (user, date, supplement, time), however many identical
-    // requests race; a repeat of the same status keeps the first `at`.
-    const [row] = await ctx.database.db
-      .insert(intakes)
-      .values({
+    const [row] = await upsertIntakes(ctx.database.db, [
+      {
         userId: user.id,
         date: target.date,
         supplementId: target.supplementId,
@@ -142,16 +193,8 @@ export const trackingRoutes = new Hono<AppEnv>()
         status,
         name: version.name,
         at: now(),
-      })
-      .onConflictDoUpdate({
-        target: [intakes.userId, intakes.date, intakes.supplementId, intakes.time],
-        set: {
-          status: sql`excluded.status`,
-          name: sql`excluded.name`,
-          at: sql`case when ${intakes.status} = excluded.status then ${intakes.at} else excluded.at end`,
-        },
-      })
-      .returning();
+      },
+    ]).returning();
     if (!row) throw new Error("upsert returned no row");
     ctx.caches.dropTodays(user.id);
     const answer: IntakeJson = {
@@ -160,6 +203,50 @@ export const trackingRoutes = new Hono<AppEnv>()
       time: row.time as IntakeTime,
       status: row.status as IntakeStatus,
       at: row.at.toISOString(),
+    };
+    return c.json(answer);
+  })
+  // Take all (issue 38) and its undo: every dose named, judged like a single tick, then one
+  // write for all of them (two statements in all); any dose refused refuses the whole request.
+  .put("/intakes/:date", async (c) => {
+    const user = await requireUser(c);
+    const date = editableDate(c.req.param("date"), userToday(user));
+    const { status, doses } = await readJson(c, batchBodySchema);
+    const { database, caches } = c.get("ctx");
+    const ids = [...new Set(doses.map((d) => d.supplementId))];
+    const versions = new Map((await versionsOn(database.db, user.id, date, ids)).map((v) => [v.supplementId, v]));
+    const named = doses.map((d) => ({ ...d, name: judge(versions.get(d.supplementId), date, d.time, status).name }));
+    if (status === null) {
+      await database.db.delete(intakes).where(
+        and(
+          eq(intakes.userId, user.id),
+          eq(intakes.date, date),
+          inArray(
+            sql`(${intakes.supplementId}, ${intakes.time})`,
+            named.map((d) => sql`(${d.supplementId}, ${d.time})`),
+          ),
+        ),
+      );
+    } else {
+      const at = now();
+      await upsertIntakes(
+        database.db,
+        named.map((d) => ({
+          userId: user.id,
+          date,
+          supplementId: d.supplementId,
+          time: d.time,
+          status,
+          name: d.name,
+          at,
+        })),
+      );
+    }
+    caches.dropTodays(user.id);
+    const answer: IntakeBatchJson = {
+      date,
+      status,
+      doses: doses.map(({ supplementId, time }) => ({ supplementId, time })),
     };
     return c.json(answer);
   })

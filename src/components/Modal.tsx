@@ -35,7 +35,11 @@ function useReturnFocus(open: boolean) {
   }, [open]);
 }
 
-/** An accessible dialog: focus trapped and returned to its opener, Escape closes, titled and described. */
+/**
+ * An accessible dialog: focus trapped and returned to its opener, Escape closes, titled and
+ * described. It leaves 6.5rem free at the bottom of the screen, where a toast shows (issue 38:
+ * toasts never cover an open dialog's controls).
+ */
 export default function Modal({ open, onOpenChange, title, description, children, size = "md" }: Props) {
   useReturnFocus(open);
   return (
@@ -43,7 +47,7 @@ export default function Modal({ open, onOpenChange, title, description, children
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
         <Dialog.Content
-          className={`fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl focus:outline-none ${size === "lg" ? "max-w-xl" : "max-w-lg"}`}
+          className={`fixed top-[calc(50%-2.75rem)] left-1/2 z-50 max-h-[calc(100dvh-7.5rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl focus:outline-none ${size === "lg" ? "max-w-xl" : "max-w-lg"}`}
         >
           <div className="mb-5 pr-8">
             <Dialog.Title className="text-lg font-semibold text-slate-900">{title}</Dialog.Title>

@@ -27,13 +27,13 @@ export default function DashboardHeader({
     return () => window.removeEventListener("beforeprint", stampPrintDates);
   }, []);
   return (
-    <div className="flex flex-col gap-4 py-8 sm:flex-row sm:items-end sm:justify-between">
+    <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-end sm:justify-between md:gap-4 md:py-8">
       <div className="min-w-0">
-        <h1 className="user-text text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+        <h1 className="user-text text-xl font-bold tracking-tight text-slate-900 sm:text-3xl">
           <span data-print="hide">Welcome back, </span>
           {user.username ? `@${user.username}` : <span data-print="hide">there</span>}
         </h1>
-        <p className="mt-1 text-slate-700" data-print="hide">
+        <p className="mt-1 hidden text-slate-700 md:block" data-print="hide">
           Manage your supplement stack and share it with the world.
         </p>
         <p className="print-only" data-print-date suppressHydrationWarning>
@@ -42,7 +42,8 @@ export default function DashboardHeader({
       </div>
       <div className="flex flex-wrap gap-2 sm:shrink-0">
         {canPrint && (
-          <button type="button" className="btn btn-ghost flex-1 sm:flex-none" onClick={() => window.print()}>
+          // Phones keep the row to Share and Add (Print is a desk's task; Ctrl+P prints the same).
+          <button type="button" className="btn btn-ghost hidden sm:inline-flex" onClick={() => window.print()}>
             {SHARING_TEXT.print}
           </button>
         )}

@@ -5,6 +5,7 @@ import type { CurrentUser } from "../lib/types";
 import { $dialog, $supplements } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
 import Avatar from "./Avatar";
+import DoseLine from "./DoseLine";
 import ShareQr from "./ShareQr";
 
 /** The Public Profile Preview: what visitors see, with Copy Link and View Live. */
@@ -79,7 +80,8 @@ export default function SharePreview({ user: initialUser }: { user: CurrentUser 
               <li key={s.id} className="rounded-lg bg-white px-4 py-2.5 shadow-sm">
                 <p className="user-text font-medium text-slate-900">{s.name}</p>
                 <p className="user-text text-sm text-slate-700">
-                  {s.quantityType} • {s.frequency}
+                  <DoseLine doseAmount={user.showSchedule ? s.doseAmount : null} quantityType={s.quantityType} />
+                  {s.frequency}
                 </p>
               </li>
             ))

@@ -3,7 +3,9 @@ import { useEffect, useId, useState } from "react";
 import Modal from "../components/Modal";
 import { ApiError, errorMessage } from "../lib/api";
 import { DEFAULT_QUANTITY_TYPE, NOTES_MAX, QUANTITY_TYPES, SUPPLEMENT_TEXT_MAX } from "../lib/constants";
+import { scheduleSentence } from "../lib/dose";
 import { SUPPLEMENT_MESSAGES } from "../lib/messages";
+import type { Schedule } from "../lib/schedule";
 import { notify } from "../lib/toast";
 import type { CurrentUser, Supplement } from "../lib/types";
 import { supplementInputSchema } from "../lib/validation";
@@ -29,7 +31,14 @@ const fromSupplement = (s: Supplement): Values => ({
   notes: s.notes ?? "",
 });
 
-/** 'Add New Supplement' and 'Edit Supplement': one form, opened through the dialog store. */
+/** The Frequency a schedule suggests (issue 38): 'Morning and evening, weekdays', 'As needed'. */
+const suggestion = (value: ScheduleValue) => scheduleSentence(schedulePayload(value).schedule as Schedule | null);
+
+/**
+ * 'Add New Supplement' and 'Edit Supplement': one form, opened through the dialog store. Frequency
+ * follows the schedule as it is chosen while it is empty or still the previous suggestion (a
+ * typed one is kept); the actions stay in a sticky footer (Modal keeps toasts' room free).
+ */
 export default function SupplementDialog({ user: initialUser }: { user: CurrentUser }) {
   seedUser(initialUser);
   const user = useStore($user) ?? initialUser;
@@ -180,6 +189,11 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
         <ScheduleFields
           value={track}
           onChange={(next) => {
+            const frequency = values.frequency.trim();
+            if (frequency === "" || frequency === suggestion(track)) {
+              setValues((v) => ({ ...v, frequency: suggestion(next) }));
+              setErrors((er) => ({ ...er, frequency: undefined }));
+            }
             setTrack(next);
             setTrackErrors({});
           }}
@@ -222,23 +236,28 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
             </div>
           </>
         ) : (
-          <div className="rounded-xl border border-premium-100 bg-premium-50 p-4">
-            <p className="font-semibold text-premium-800">Premium Features</p>
-            <p className="mt-1 text-sm text-slate-700">
-              Add affiliate links and detailed notes to your supplements with Premium.
+          <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2 rounded-xl border border-premium-100 bg-premium-50 px-3 py-2.5">
+            <p className="min-w-0 flex-1 basis-48 text-sm text-slate-700">
+              <span className="font-semibold text-premium-800">Premium Features</span>: affiliate links and notes.
             </p>
-            <a href="/subscribe" className="btn btn-premium btn-sm mt-3">
+            <a href="/subscribe" className="btn btn-premium btn-sm">
               Upgrade Now
             </a>
           </div>
         )}
-        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
-          <button type="button" className="btn btn-outline" onClick={() => $dialog.set(null)}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {editing ? (busy ? "Updating..." : "Update Supplement") : busy ? "Adding..." : "Add Supplement"}
-          </button>
+        {/* Sticky inside the dialog's scroll area: the actions stay on screen at any height. */}
+        <div
+          className="sticky -bottom-6 -mx-6 -mb-6 border-t border-slate-200 bg-white px-6 pt-3 pb-5"
+          data-testid="dialog-actions"
+        >
+          <div className="flex justify-end gap-2">
+            <button type="button" className="btn btn-outline flex-1 sm:flex-none" onClick={() => $dialog.set(null)}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary flex-1 sm:flex-none" disabled={busy}>
+              {editing ? (busy ? "Updating..." : "Update Supplement") : busy ? "Adding..." : "Add Supplement"}
+            </button>
+          </div>
         </div>
       </form>
     </Modal>

@@ -32,6 +32,7 @@ import {
   visibleList,
 } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
+import DoseLine from "./DoseLine";
 
 interface Props {
   user: CurrentUser;
@@ -86,7 +87,8 @@ function Row({
           )}
         </div>
         <p className="user-text mt-0.5 text-sm text-slate-700">
-          {supplement.quantityType} <span aria-hidden="true">•</span> {supplement.frequency}
+          <DoseLine doseAmount={supplement.doseAmount} quantityType={supplement.quantityType} />
+          {supplement.frequency}
         </p>
         {premium && supplement.affiliateLink && clicks !== undefined && (
           <p className="mt-1 text-sm text-slate-600" data-testid="row-clicks">

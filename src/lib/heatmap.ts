@@ -20,10 +20,18 @@ export const HEATMAP_LABELS: Record<HeatmapLevel | "today", string> = {
   today: "Today",
 };
 
-/** The level of a day: nothing due; nothing counted (pending, skipped); else by taken ÷ (taken + missed). */
-export function heatmapLevel(day: Pick<HistoryDay, "due" | "taken" | "missed">): HeatmapLevel {
+/**
+ * The level of a day: nothing due; nothing counted (pending, skipped); else by taken ÷ (taken +
+ * missed). Today (issue 38), whose open doses are not missed yet, goes by taken ÷ its doses due
+ * so far that were not skipped: 3 of 5 is not 'All taken'.
+ */
+export function heatmapLevel(
+  day: Pick<HistoryDay, "due" | "taken" | "missed" | "skipped">,
+  isToday = false,
+): HeatmapLevel {
   if (day.due === 0) return "none";
-  const counted = day.taken + day.missed;
+  if (isToday && day.taken === 0) return "pending";
+  const counted = isToday ? day.due - day.skipped : day.taken + day.missed;
   if (counted === 0) return "pending";
   const ratio = day.taken / counted;
   if (ratio === 0) return "zero";

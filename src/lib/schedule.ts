@@ -48,7 +48,12 @@ export const TRACKING_MESSAGES = {
   asNeededTaken: "As-needed doses can only be marked taken",
   range: "The range must run from from to to, end no later than today and cover at most 366 days",
   notFound: "Supplement not found",
+  doses: "Doses must list 1 to 200 different supplements and times",
+  batchStatus: 'Status must be "taken", "skipped" or null',
 } as const;
+
+/** The most doses one PUT /api/intakes/{date} may set (a group of the longest list). */
+export const BATCH_MAX = 200;
 
 /** How many days before today may be viewed and corrected. */
 export const EDITABLE_DAYS = 7;
@@ -64,7 +69,7 @@ export function canonicalSchedule(schedule: Schedule): Schedule {
   };
 }
 
-/** '2 Capsule(s)', '0.5 Tablet(s)'; '' without an amount. */
+/** '2 Capsule(s)', '0.5 Tablet(s)'; '' without an amount: the CSV export's raw cell (screens use dose.ts). */
 export function formatDose(doseAmount: number | null, quantityType: string): string {
   return doseAmount === null ? "" : `${doseAmount} ${quantityType}`;
 }
@@ -105,6 +110,12 @@ export interface IntakeJson {
   status: IntakeStatus;
   at: string;
 }
+/** PUT /api/intakes/{date}: the doses set, in the order asked. */
+export interface IntakeBatchJson {
+  date: string;
+  status: IntakeStatus | null;
+  doses: { supplementId: number; time: IntakeTime }[];
+}
 export interface HistoryDay {
   date: string;
   due: number;
@@ -126,19 +137,18 @@ export interface HistoryJson {
  * The public page's groups (issue 19): Morning … Any time, then As needed, each with the
  * supplements scheduled then (an item in several groups appears in each), in list order.
  */
-export function groupBySchedule<
-  T extends { schedule?: Schedule | null; doseAmount?: number | null; quantityType: string },
->(list: readonly T[]): { time: IntakeTime; label: string; items: (T & { amount: string })[] }[] {
-  const withAmount = list.map((item) => ({ ...item, amount: formatDose(item.doseAmount ?? null, item.quantityType) }));
+export function groupBySchedule<T extends { schedule?: Schedule | null }>(
+  list: readonly T[],
+): { time: IntakeTime; label: string; items: T[] }[] {
   const groups = DOSE_TIMES.map((time) => ({
     time: time as IntakeTime,
     label: TIME_LABELS[time],
-    items: withAmount.filter((item) => item.schedule?.times.includes(time)),
+    items: list.filter((item) => item.schedule?.times.includes(time)),
   }));
   groups.push({
     time: AS_NEEDED,
     label: TIME_LABELS[AS_NEEDED],
-    items: withAmount.filter((item) => item.schedule === null),
+    items: list.filter((item) => item.schedule === null),
   });
   return groups.filter((group) => group.items.length > 0);
 }

@@ -292,6 +292,16 @@ const ROWS: Row[] = [
     expect: { out: 401, other: 404, free: 200, premium: 200, noname: 200 },
   },
   {
+    route: "PUT /api/intakes/:date",
+    what: "Take all with the target's supplement among the doses",
+    call: async (p) => ({
+      method: "PUT",
+      path: `/api/intakes/${dateIn(null, new Date())}`,
+      body: { status: "taken", doses: [{ supplementId: await newSupplement(target(p)), time: "anytime" }] },
+    }),
+    expect: { out: 401, other: 404, free: 200, premium: 200, noname: 200 },
+  },
+  {
     route: "DELETE /api/intakes/:date/:supplementId/:time",
     call: async (p) => ({
       method: "DELETE",

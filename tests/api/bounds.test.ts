@@ -19,7 +19,7 @@ import {
   USERNAME_MAX,
 } from "../../src/lib/constants";
 import { addDays } from "../../src/lib/dates";
-import { EDITABLE_DAYS, HISTORY_MAX_DAYS } from "../../src/lib/schedule";
+import { BATCH_MAX, EDITABLE_DAYS, HISTORY_MAX_DAYS } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser } from "../support/users";
@@ -105,6 +105,39 @@ const BOUNDS: Bound[] = [
       ],
     }),
   ),
+  {
+    route: "PUT /api/intakes/:date",
+    parameter: "date, doses (list length)",
+    bound: `today or the ${EDITABLE_DAYS} days before; ${BATCH_MAX} different doses, read in one statement`,
+    over: [
+      {
+        what: "a day out of the window",
+        method: "PUT",
+        path: `/api/intakes/${back(EDITABLE_DAYS + 1)}`,
+        body: { status: "taken", doses: [{ supplementId: "{id}", time: "anytime" }] },
+        status: 400,
+      },
+      {
+        what: `${BATCH_MAX + 1} doses`,
+        method: "PUT",
+        path: `/api/intakes/${TODAY}`,
+        body: {
+          status: "taken",
+          doses: Array.from({ length: BATCH_MAX + 1 }, (_, i) => ({ supplementId: i + 1, time: "anytime" })),
+        },
+        status: 400,
+      },
+    ],
+    within: [
+      {
+        what: "today",
+        method: "PUT",
+        path: `/api/intakes/${TODAY}`,
+        body: { status: "taken", doses: [{ supplementId: "{id}", time: "anytime" }] },
+        status: 200,
+      },
+    ],
+  },
   {
     route: "GET /api/insights",
     parameter: "days",

@@ -306,6 +306,7 @@ const FUZZED: Record<string, string> = {
   "DELETE /api/account/sessions/:id": "path ids, below",
   "PUT /api/intakes/:date/:supplementId/:time": "dates, ids, times and status bodies, below",
   "DELETE /api/intakes/:date/:supplementId/:time": "dates, ids and times, below",
+  "PUT /api/intakes/:date": "Take all: dates and dose lists, below",
 };
 
 describe("coverage", () => {
@@ -667,6 +668,25 @@ describe("JSON endpoints under fast-check", () => {
         checkCase(method, `/api/intakes/${d}/${id}/${t}`, method === "PUT" ? b : "", owner.cookie),
       ),
     );
+  }, 600_000);
+
+  // Issue 38: Take all's date and its list of doses, one status for all (null clears).
+  test(`PUT /api/intakes/:date (${RUNS} cases)`, async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const date = fc.oneof(
+      { weight: 3, arbitrary: fc.constant(today) },
+      { weight: 1, arbitrary: fc.constantFrom("2026-02-30", "20261123", "9999-12-31") },
+      { weight: 1, arbitrary: anyString.map((s) => pathSegment(s.slice(0, 64))) },
+    );
+    const doseItem = fc.record({
+      supplementId: fc.oneof(fc.constantFrom(...ownIds), fc.integer(), anyString),
+      time: fc.oneof(fc.constantFrom("anytime", "morning", "as-needed"), anyString),
+    });
+    const body = bodyFor({
+      status: fc.oneof(fc.constantFrom("taken", "skipped", null), anyString),
+      doses: fc.oneof(fc.array(doseItem, { maxLength: 4 }), anyString),
+    });
+    await fuzz(fc.asyncProperty(date, body, (d, b) => checkCase("PUT", `/api/intakes/${d}`, b, owner.cookie)));
   }, 600_000);
 
   test(`billing POSTs ignore whatever body they get (${RUNS} cases)`, async () => {

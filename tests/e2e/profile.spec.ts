@@ -4,9 +4,11 @@
  * JavaScript), the Public Profile Preview's Copy Link, the not-found page, client-side
  * checks, and accessibility.
  */
+
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import { PRODUCT_NAME } from "../../src/lib/constants";
+import { dosePhrase } from "../../src/lib/dose";
 import { expectErrorToast, expectToast, gotoHydrated } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi, uniqueUsername } from "../support/e2e-users";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
@@ -71,7 +73,8 @@ async function expectPublicProfile(
   await expect(items).toHaveCount(supplements.length);
   for (const [i, [name, quantityType, frequency]] of supplements.entries()) {
     await expect(items.nth(i)).toContainText(name);
-    await expect(items.nth(i)).toContainText(`${quantityType} • ${frequency}`);
+    // Without the schedule shown, the type's plural stands for the dose (issue 38).
+    await expect(items.nth(i)).toContainText(`${dosePhrase(null, quantityType)} • ${frequency}`);
   }
   await expect(page.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
 }
@@ -249,7 +252,7 @@ test.describe("profiles", () => {
     await expect(d).toBeVisible();
     await expect(d).toContainText(`@${user.username}`);
     await expect(d).toContainText("Shared bio");
-    await expect(d.getByRole("listitem")).toHaveText([/Iron.*Tablet\(s\) • every other day/, /B12.*Spray • 1 daily/]);
+    await expect(d.getByRole("listitem")).toHaveText([/Iron.*Tablets • every other day/, /B12.*Sprays • 1 daily/]);
     const url = `${baseURL}/${user.username}`;
     const live = d.getByRole("link", { name: "View Live" });
     await expect(live).toHaveAttribute("href", url);

@@ -6,12 +6,12 @@
  * writing to the day it shows and moving on when focused or made visible; the zone changed in
  * /settings by keyboard, Today following it.
  */
-import { expect, type Locator, type Page, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { addDays, dateIn, daysBetween, shortDayLabel } from "../../src/lib/dates";
 import { HEATMAP_LABELS } from "../../src/lib/heatmap";
 import type { TodayJson } from "../../src/lib/schedule";
 import { startControlledApp } from "../support/e2e-app";
-import { expectToast, gotoHydrated } from "../support/e2e-ui";
+import { background, expectToast, gotoHydrated, swatch } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
 import { expectNoA11yViolations } from "./support";
 
@@ -23,14 +23,6 @@ const todayCard = (page: Page) => page.getByTestId("today-card");
 const dose = (page: Page, label: string) => todayCard(page).getByRole("checkbox", { name: label, exact: true });
 /** The day the Today card shows (its <time datetime>). */
 const shownDay = (page: Page) => todayCard(page).getByTestId("today-date").locator("time");
-const background = (l: Locator) => l.evaluate((el) => getComputedStyle(el).backgroundColor);
-/** The legend's swatch for `label`. */
-const swatch = (page: Page, label: string) =>
-  page
-    .getByRole("list", { name: "Colour key" })
-    .getByRole("listitem")
-    .filter({ hasText: new RegExp(`^${label}$`) })
-    .locator("span");
 const WEST = "Pacific/Pago_Pago"; // UTC−11
 const EAST = "Pacific/Kiritimati"; // UTC+14: at any instant a date 1 or 2 days after WEST's
 
@@ -73,15 +65,15 @@ test("tick, skip and undo by mouse and keyboard; reload keeps them; the zone com
   await card.getByRole("button", { name: "Skip Magnesium" }).click();
   await expect(card.getByText("Skipped")).toBeVisible();
   // Keyboard: the as-needed Zinc, '2 Tablet(s)' in its name.
-  await dose(page, "Zinc, 2 Tablet(s)").focus();
+  await dose(page, "Zinc, 2 tablets").focus();
   const saved = page.waitForResponse((r) => r.url().includes("/as-needed") && r.request().method() === "PUT");
   await page.keyboard.press("Space");
-  await expect(dose(page, "Zinc, 2 Tablet(s)")).toBeChecked();
+  await expect(dose(page, "Zinc, 2 tablets")).toBeChecked();
   expect((await saved).status()).toBe(200);
 
   await page.reload();
   await expect(dose(page, "Vitamin D3")).toBeChecked();
-  await expect(dose(page, "Zinc, 2 Tablet(s)")).toBeChecked();
+  await expect(dose(page, "Zinc, 2 tablets")).toBeChecked();
   await expect(card.getByText("Skipped")).toBeVisible();
   await expect(card.getByText("1 of 2 taken")).toBeVisible();
 
@@ -99,7 +91,7 @@ test("tick, skip and undo by mouse and keyboard; reload keeps them; the zone com
   await page.reload();
   await expect(dose(page, "Vitamin D3")).not.toBeChecked();
   await expect(card.getByRole("button", { name: "Skip Magnesium" })).toBeVisible();
-  await expect(dose(page, "Zinc, 2 Tablet(s)")).toBeChecked();
+  await expect(dose(page, "Zinc, 2 tablets")).toBeChecked();
   await expectNoA11yViolations(page);
 
   // A refused write: the tick comes back and an error toast says so.
@@ -196,7 +188,7 @@ test("the dialog's schedule fields: amount, when, days, as needed", async ({ pag
   await expect(d.getByText("Days")).toHaveCount(0);
   await d.getByRole("button", { name: "Update Supplement" }).click();
   await expectToast(page, "Supplement updated successfully!");
-  await expect(todayCard(page).getByRole("checkbox", { name: "Iron, 0.5 Capsule(s)" })).toBeVisible();
+  await expect(todayCard(page).getByRole("checkbox", { name: "Iron, 0.5 capsule" })).toBeVisible();
 });
 
 for (const event of ["visibilitychange", "focus"] as const) {

@@ -40,3 +40,14 @@ export async function gotoHydrated(page: Page, url: string) {
   await waitForHydration(page);
   return response;
 }
+
+/** An element's computed background colour. */
+export const background = (l: Locator) => l.evaluate((el) => getComputedStyle(el).backgroundColor);
+
+/** The History card legend's swatch for `label`. */
+export const swatch = (page: Page, label: string) =>
+  page
+    .getByRole("list", { name: "Colour key" })
+    .getByRole("listitem")
+    .filter({ hasText: new RegExp(`^${label}$`) })
+    .locator("span");

@@ -3,17 +3,31 @@ import { expect, test } from "bun:test";
 import { HEATMAP_LABELS, HEATMAP_LEVELS, heatmapLevel } from "../../src/lib/heatmap";
 
 test.each([
-  [{ due: 0, taken: 0, missed: 0 }, "none"],
-  [{ due: 2, taken: 0, missed: 0 }, "pending"], // today, nothing logged yet; or all skipped
-  [{ due: 2, taken: 0, missed: 2 }, "zero"],
-  [{ due: 5, taken: 1, missed: 4 }, "low"],
-  [{ due: 3, taken: 1, missed: 2 }, "low"],
-  [{ due: 2, taken: 1, missed: 1 }, "high"],
-  [{ due: 5, taken: 4, missed: 1 }, "high"],
-  [{ due: 2, taken: 2, missed: 0 }, "all"],
-  [{ due: 3, taken: 1, missed: 0 }, "all"], // the others skipped: nothing against it
-])("%o is %s", (day, level) => {
+  [{ due: 0, taken: 0, missed: 0, skipped: 0 }, "none"],
+  [{ due: 2, taken: 0, missed: 0, skipped: 2 }, "pending"], // all skipped
+  [{ due: 2, taken: 0, missed: 2, skipped: 0 }, "zero"],
+  [{ due: 5, taken: 1, missed: 4, skipped: 0 }, "low"],
+  [{ due: 3, taken: 1, missed: 2, skipped: 0 }, "low"],
+  [{ due: 2, taken: 1, missed: 1, skipped: 0 }, "high"],
+  [{ due: 5, taken: 4, missed: 1, skipped: 0 }, "high"],
+  [{ due: 2, taken: 2, missed: 0, skipped: 0 }, "all"],
+  [{ due: 3, taken: 1, missed: 0, skipped: 2 }, "all"], // the others skipped: nothing against it
+])("an ended day %o is %s", (day, level) => {
   expect(heatmapLevel(day)).toBe(level as (typeof HEATMAP_LEVELS)[number]);
+});
+
+// Today: open doses are not missed yet, but they are not taken either.
+test.each([
+  [{ due: 0, taken: 0, missed: 0, skipped: 0 }, "none"],
+  [{ due: 5, taken: 0, missed: 0, skipped: 0 }, "pending"], // nothing logged yet
+  [{ due: 5, taken: 0, missed: 0, skipped: 5 }, "pending"],
+  [{ due: 5, taken: 1, missed: 0, skipped: 0 }, "low"],
+  [{ due: 5, taken: 3, missed: 0, skipped: 0 }, "high"], // 3 of 5 is not All taken
+  [{ due: 5, taken: 4, missed: 0, skipped: 0 }, "high"],
+  [{ due: 5, taken: 3, missed: 0, skipped: 2 }, "all"], // the rest skipped
+  [{ due: 5, taken: 5, missed: 0, skipped: 0 }, "all"],
+])("today %o is %s", (day, level) => {
+  expect(heatmapLevel(day, true)).toBe(level as (typeof HEATMAP_LEVELS)[number]);
 });
 
 test("every level, and the today marker, has its own words", () => {

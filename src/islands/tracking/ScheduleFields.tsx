@@ -3,6 +3,7 @@
  * 'Days' and the 'As needed' switch (which hides When and Days).
  */
 import { useId } from "react";
+import { doseNoun } from "../../lib/dose";
 import {
   ALL_DAYS,
   DEFAULT_SCHEDULE,
@@ -94,7 +95,7 @@ export default function ScheduleFields({ value, onChange, quantityType, errors }
             aria-describedby={errors.doseAmount ? `${id}-amount-error` : `${id}-amount-unit`}
           />
           <span id={`${id}-amount-unit`} className="min-w-0 text-sm text-slate-700">
-            {quantityType}
+            {doseNoun(Number.parseFloat(value.doseAmount) || null, quantityType)}
           </span>
         </div>
         {errors.doseAmount && (

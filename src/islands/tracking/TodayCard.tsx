@@ -1,20 +1,21 @@
 /**
- * The dashboard's Today card (issue 19): the doses of the day it shows, ticked, skipped and
- * undone optimistically. A write names the day of the row ticked (never 'now'); a page left
- * open past midnight keeps writing to that day and, when next focused or made visible, asks
- * the server what day it is for the user (their zone, the server's clock) and moves to it.
- * Arrows go back up to 7 days.
+ * The dashboard's Today card (issues 19, 38): the doses of the day it shows, ticked, skipped
+ * and undone optimistically; `Take all` per time of day (one request, undone in one step);
+ * `All done for today`. A write names the day of its row (never 'now'); a page left open past
+ * midnight moves to the new day when next focused or made visible. Arrows go back 7 days; a
+ * past day is titled with its date. See docs/daily-use.md.
  */
 import { useStore } from "@nanostores/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api, errorMessage } from "../../lib/api";
 import { addDays, dateIn, daysBetween } from "../../lib/dates";
+import { dosePhrase } from "../../lib/dose";
 import {
   AS_NEEDED,
   DOSE_TIMES,
   EDITABLE_DAYS,
-  formatDose,
   type IntakeStatus,
+  type IntakeTime,
   TIME_LABELS,
   type TodayJson,
 } from "../../lib/schedule";
@@ -49,8 +50,15 @@ interface Row {
   supplementId: number;
   name: string;
   amount: string;
-  time: string;
+  time: IntakeTime;
   status: IntakeStatus | null;
+}
+
+/** The last Take all of a group, for its one-step Undo. */
+interface TakenGroup {
+  date: string;
+  time: IntakeTime;
+  keys: string[];
 }
 
 function rowsOf(day: TodayJson): Row[] {
@@ -60,8 +68,8 @@ function rowsOf(day: TodayJson): Row[] {
       date: day.date,
       supplementId: d.supplementId,
       name: d.name,
-      amount: formatDose(d.doseAmount, d.quantityType),
-      time: d.time as string,
+      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+      time: d.time as IntakeTime,
       status: d.status,
     })),
     ...day.asNeeded.map((d) => ({
@@ -69,8 +77,8 @@ function rowsOf(day: TodayJson): Row[] {
       date: day.date,
       supplementId: d.supplementId,
       name: d.name,
-      amount: formatDose(d.doseAmount, d.quantityType),
-      time: AS_NEEDED,
+      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+      time: AS_NEEDED as IntakeTime,
       status: d.status,
     })),
   ];
@@ -87,6 +95,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   // The rows of one day; shown only while that day is the one shown (a loading card between).
   const [loaded, setLoaded] = useState<{ date: string; rows: Row[] } | null>(null);
   const rows = loaded?.date === shown ? loaded.rows : null;
+  const [takenGroup, setTakenGroup] = useState<TakenGroup | null>(null);
   const loadSeq = useRef(0);
   const writes = useRef(0);
   const todayRef = useRef(today);
@@ -168,6 +177,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     // The row's own day, never 'now' nor what the card may show by the time this is sent.
     const { date } = row;
     setLoaded({ date, rows: rows.map((r) => (r.key === row.key ? { ...r, status } : r)) });
+    setTakenGroup(null);
     const path = `/api/intakes/${date}/${row.supplementId}/${row.time}`;
     try {
       if (status === null) await api.delete(path);
@@ -179,26 +189,54 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     }
   }
 
+  /** Take all (status 'taken') or its undo (null): one request for `keys`, optimistic. */
+  async function writeGroup(date: string, time: IntakeTime, keys: string[], status: "taken" | null) {
+    if (!rows || keys.length === 0) return;
+    writes.current += 1;
+    const before = rows;
+    const chosen = new Set(keys);
+    setLoaded({ date, rows: rows.map((r) => (chosen.has(r.key) ? { ...r, status } : r)) });
+    setTakenGroup(status === "taken" ? { date, time, keys } : null);
+    // Take all and Undo take each other's place: keep the keyboard there.
+    requestAnimationFrame(() => document.getElementById(`take-all-${time}`)?.focus());
+    const doses = rows.filter((r) => chosen.has(r.key)).map((r) => ({ supplementId: r.supplementId, time: r.time }));
+    try {
+      await api.put(`/api/intakes/${date}`, { status, doses });
+      trackingChanged();
+    } catch (error) {
+      if (date === shownRef.current) setLoaded({ date, rows: before });
+      setTakenGroup(null);
+      notify.error(errorMessage(error, "Failed to save your change"));
+    }
+  }
+
   const back = daysBetween(shown, today);
+  const isToday = back === 0;
   const due = rows?.filter((r) => r.time !== AS_NEEDED) ?? [];
   const taken = due.filter((r) => r.status === "taken").length;
+  const allDone = due.length > 0 && due.every((r) => r.status !== null);
   const groups = [...DOSE_TIMES, AS_NEEDED].map((time) => ({
-    time,
+    time: time as IntakeTime,
     rows: (rows ?? []).filter((r) => r.time === time),
   }));
+  const undoable = (time: IntakeTime) => {
+    if (!takenGroup || takenGroup.date !== shown || takenGroup.time !== time) return [];
+    const keys = new Set(takenGroup.keys);
+    return (rows ?? []).filter((r) => keys.has(r.key) && r.status === "taken").map((r) => r.key);
+  };
 
   return (
     <section className="card p-4 sm:p-6" aria-labelledby="today-heading" data-testid="today-card">
-      <div className="flex flex-wrap items-center justify-between gap-2">
+      <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 id="today-heading" className="text-lg font-semibold text-slate-900">
-            Today
+            {isToday ? "Today" : longDate(shown)}
           </h2>
           <p className="text-sm text-slate-700" data-testid="today-date">
-            <time dateTime={shown}>{longDate(shown)}</time>
+            <time dateTime={shown}>{isToday ? longDate(shown) : back === 1 ? "Yesterday" : `${back} days ago`}</time>
           </p>
         </div>
-        <div className="flex items-center gap-1">
+        <div className="flex shrink-0 items-center gap-1">
           <button
             type="button"
             className="btn btn-outline btn-sm"
@@ -220,20 +258,26 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
         </div>
       </div>
       {rows === null ? (
-        <div className="mt-4 h-24 animate-pulse rounded-xl bg-slate-100" role="status">
+        <div className="mt-3 h-24 animate-pulse rounded-xl bg-slate-100" role="status">
           <span className="sr-only">Loading today</span>
         </div>
       ) : rows.length === 0 ? (
-        <p className="mt-4 rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-slate-700">
-          Nothing scheduled today
+        <p className="mt-3 rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-slate-700">
+          {isToday ? "Nothing scheduled today" : "Nothing scheduled that day"}
         </p>
       ) : (
         <>
           {due.length > 0 && (
-            <div className="mt-4">
-              <p className="text-sm font-medium text-slate-800" id="today-progress-label">
-                {taken} of {due.length} taken
-              </p>
+            <div className="mt-3">
+              <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+                <p className="text-sm font-medium text-slate-800" id="today-progress-label">
+                  {taken} of {due.length} taken
+                </p>
+                {/* Always in place (no shift when it fills); a polite live region says it once. */}
+                <p role="status" className="text-sm font-semibold text-brand-800" data-testid="all-done">
+                  {allDone ? (isToday ? "All done for today" : "All done for that day") : ""}
+                </p>
+              </div>
               <div
                 className="mt-1.5 h-2 overflow-hidden rounded-full bg-slate-200"
                 role="progressbar"
@@ -251,61 +295,94 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
           )}
           {groups
             .filter((g) => g.rows.length > 0)
-            .map((group) => (
-              <div key={group.time} className="mt-4">
-                <h3 className="text-sm font-semibold tracking-wide text-slate-700 uppercase">
-                  {TIME_LABELS[group.time as keyof typeof TIME_LABELS]}
-                </h3>
-                <ul className="mt-2 space-y-2">
-                  {group.rows.map((row) => {
-                    const label = row.amount ? `${row.name}, ${row.amount}` : row.name;
-                    const inputId = `dose-${shown}-${row.key.replace("/", "-")}`;
-                    return (
-                      <li
-                        key={row.key}
-                        className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-xl border border-slate-200 p-2.5"
-                        data-testid="dose-row"
+            .map((group) => {
+              const label = TIME_LABELS[group.time];
+              const open = group.time === AS_NEEDED ? [] : group.rows.filter((r) => r.status === null);
+              const undo = open.length === 0 ? undoable(group.time) : [];
+              return (
+                <div key={group.time} className="mt-3">
+                  <div className="flex min-h-8 items-center justify-between gap-2">
+                    <h3 className="text-sm font-semibold tracking-wide text-slate-700 uppercase">{label}</h3>
+                    {open.length >= 2 ? (
+                      <button
+                        type="button"
+                        id={`take-all-${group.time}`}
+                        className="btn btn-outline btn-sm"
+                        aria-label={`Take all: ${label}`}
+                        onClick={() =>
+                          void writeGroup(
+                            shown,
+                            group.time,
+                            open.map((r) => r.key),
+                            "taken",
+                          )
+                        }
                       >
-                        <input
-                          id={inputId}
-                          type="checkbox"
-                          className="size-5 shrink-0 accent-brand-700"
-                          checked={row.status === "taken"}
-                          onChange={(e) => void write(row, e.target.checked ? "taken" : null)}
-                        />
-                        <label
-                          htmlFor={inputId}
-                          className={`user-text min-w-0 flex-1 basis-40 text-sm ${row.status === "skipped" ? "text-slate-600 line-through" : "text-slate-900"}`}
+                        Take all
+                      </button>
+                    ) : undo.length > 0 ? (
+                      <button
+                        type="button"
+                        id={`take-all-${group.time}`}
+                        className="btn btn-ghost btn-sm"
+                        aria-label={`Undo take all: ${label}`}
+                        onClick={() => void writeGroup(shown, group.time, undo, null)}
+                      >
+                        Undo
+                      </button>
+                    ) : null}
+                  </div>
+                  <ul className="mt-1.5 space-y-2">
+                    {group.rows.map((row) => {
+                      const label = row.amount ? `${row.name}, ${row.amount}` : row.name;
+                      const inputId = `dose-${shown}-${row.key.replace("/", "-")}`;
+                      return (
+                        <li
+                          key={row.key}
+                          className="flex items-center gap-3 rounded-xl border border-slate-200 p-2.5"
+                          data-testid="dose-row"
                         >
-                          {label}
-                        </label>
-                        {row.status === "skipped" && <span className="text-xs text-slate-700">Skipped</span>}
-                        {row.status === null && row.time !== AS_NEEDED && (
-                          <button
-                            type="button"
-                            className="btn btn-ghost btn-sm"
-                            aria-label={`Skip ${label}`}
-                            onClick={() => void write(row, "skipped")}
+                          <input
+                            id={inputId}
+                            type="checkbox"
+                            className="size-5 shrink-0 accent-brand-700"
+                            checked={row.status === "taken"}
+                            onChange={(e) => void write(row, e.target.checked ? "taken" : null)}
+                          />
+                          <label
+                            htmlFor={inputId}
+                            className={`user-text min-w-0 flex-1 text-sm ${row.status === "skipped" ? "text-slate-600 line-through" : "text-slate-900"}`}
                           >
-                            Skip
-                          </button>
-                        )}
-                        {row.status !== null && (
-                          <button
-                            type="button"
-                            className="btn btn-ghost btn-sm"
-                            aria-label={`Undo ${label}`}
-                            onClick={() => void write(row, null)}
-                          >
-                            Undo
-                          </button>
-                        )}
-                      </li>
-                    );
-                  })}
-                </ul>
-              </div>
-            ))}
+                            {label}
+                          </label>
+                          {row.status === "skipped" && <span className="shrink-0 text-xs text-slate-700">Skipped</span>}
+                          {row.status === null && row.time !== AS_NEEDED && (
+                            <button
+                              type="button"
+                              className="btn btn-ghost btn-sm shrink-0"
+                              aria-label={`Skip ${label}`}
+                              onClick={() => void write(row, "skipped")}
+                            >
+                              Skip
+                            </button>
+                          )}
+                          {row.status !== null && (
+                            <button
+                              type="button"
+                              className="btn btn-ghost btn-sm shrink-0"
+                              aria-label={`Undo ${label}`}
+                              onClick={() => void write(row, null)}
+                            >
+                              Undo
+                            </button>
+                          )}
+                        </li>
+                      );
+                    })}
+                  </ul>
+                </div>
+              );
+            })}
         </>
       )}
     </section>

@@ -215,6 +215,16 @@ const BOUNDS: Bound[] = [
     }),
   ),
   {
+    route: "POST /api/supplements/:id/restore",
+    parameter: "id",
+    bound: "at most 12 digits, at most 2^31 − 1; one trashed copy, read by its owner within the Undo window",
+    over: [
+      { what: "13 digits", method: "POST", path: "/api/supplements/1234567890123/restore", body: {}, status: 400 },
+      { what: "2^31", method: "POST", path: "/api/supplements/2147483648/restore", body: {}, status: 404 },
+    ],
+    within: [],
+  },
+  {
     route: "GET /api/profile/:username",
     parameter: "username",
     bound: `${USERNAME_MAX} characters; a profile lists at most ${MAX_SUPPLEMENTS} supplements`,

@@ -386,3 +386,88 @@ export const cardVersions = pgTable(
   },
   (t) => [primaryKey({ name: "card_versions_pk", columns: [t.userId, t.version] })],
 );
+
+/**
+ * Reminder settings (issue 39): one row per user once they change anything (defaults
+ * otherwise, src/lib/reminders.ts). `changedAt`: occurrences due before it are never planned,
+ * so a new time or zone applies from the next occurrence.
+ */
+export const reminderSettings = pgTable(
+  "reminder_settings",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    morning: text("morning").notNull().default("08:00"),
+    afternoon: text("afternoon").notNull().default("13:00"),
+    evening: text("evening").notNull().default("18:00"),
+    bedtime: text("bedtime").notNull().default("22:00"),
+    email: boolean("email").notNull().default(false),
+    push: boolean("push").notNull().default(false),
+    followUpMinutes: integer("follow_up_minutes").notNull().default(60),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("reminder_settings_follow_up_check", sql`${t.followUpMinutes} IN (0, 30, 60, 120)`),
+    index("reminder_settings_on_idx").on(t.userId).where(sql`${t.email} OR ${t.push}`),
+  ],
+);
+
+/** The browsers that receive a user's push reminders: one row per endpoint. */
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    label: text("label").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint),
+    index("push_subscriptions_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * The reminder outbox (api/reminders): one row per (user, local date, slot, kind, channel),
+ * inserted by whichever instance plans it first and claimed for sending with SKIP LOCKED
+ * and a lease. status: pending, sent, skipped (nothing open), dropped (late), failed.
+ */
+export const reminderOutbox = pgTable(
+  "reminder_outbox",
+  {
+    id: bigint("id", { mode: "number" }).generatedAlwaysAsIdentity().primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    localDate: date("local_date").notNull(),
+    slot: text("slot").notNull(),
+    kind: text("kind").notNull(),
+    channel: text("channel").notNull(),
+    dueAt: timestamp("due_at", { withTimezone: true }).notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAt: timestamp("next_at", { withTimezone: true }).notNull(),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("reminder_outbox_key_idx").on(t.userId, t.localDate, t.slot, t.kind, t.channel),
+    index("reminder_outbox_pending_idx").on(t.nextAt).where(sql`${t.status} = 'pending'`),
+    index("reminder_outbox_sent_due_idx").on(t.dueAt).where(sql`${t.status} = 'sent' AND ${t.kind} = 'reminder'`),
+    check("reminder_outbox_status_check", sql`${t.status} IN ('pending', 'sent', 'skipped', 'dropped', 'failed')`),
+  ],
+);
+
+/** Keys the app makes for itself once (the embedded default's VAPID key pair). */
+export const appKeys = pgTable("app_keys", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

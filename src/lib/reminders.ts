@@ -1,0 +1,119 @@
+/**
+ * Reminders (issue 39), shared by the settings island and the API: the slots, their default
+ * times, the follow-up choices, the settings' JSON shape and the zod schema of a change.
+ */
+import { z } from "zod";
+
+/** The reminded slots; `anytime` doses come with the Morning reminder, `as-needed` never. */
+export const REMINDER_SLOTS = ["morning", "afternoon", "evening", "bedtime"] as const;
+export type ReminderSlot = (typeof REMINDER_SLOTS)[number];
+
+export const DEFAULT_REMINDER_TIMES: Record<ReminderSlot, string> = {
+  morning: "08:00",
+  afternoon: "13:00",
+  evening: "18:00",
+  bedtime: "22:00",
+};
+
+export const FOLLOW_UP_CHOICES = [0, 30, 60, 120] as const;
+export type FollowUpMinutes = (typeof FOLLOW_UP_CHOICES)[number];
+export const DEFAULT_FOLLOW_UP: FollowUpMinutes = 60;
+
+/** A reminder later than this (all instances were down) is dropped, never sent late. */
+export const LATE_LIMIT_MINUTES = 30;
+/** Failed deliveries are retried with back-off until this long after the due time. */
+export const RETRY_WINDOW_MINUTES = 20;
+/** Test reminders allowed per user and hour. */
+export const TEST_REMINDERS_PER_HOUR = 5;
+
+export const REMINDER_KINDS = ["reminder", "follow-up"] as const;
+export type ReminderKind = (typeof REMINDER_KINDS)[number];
+export const REMINDER_CHANNELS = ["push", "email"] as const;
+export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
+
+export interface ReminderDevice {
+  id: string;
+  label: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface ReminderSettingsJson {
+  times: Record<ReminderSlot, string>;
+  email: boolean;
+  push: boolean;
+  followUpMinutes: FollowUpMinutes;
+  devices: ReminderDevice[];
+}
+
+export const REMINDER_MESSAGES = {
+  time: "Times must be HH:MM (00:00 to 23:59)",
+  followUp: "Follow-up must be 0, 30, 60 or 120 minutes",
+  email: "E-mail must be true or false",
+  push: "Push must be true or false",
+  unknown: "Unknown setting",
+  subscription: "A push subscription needs an https endpoint and its p256dh and auth keys",
+  testNoChannel: "Turn on push notifications or e-mail first",
+  testNoDevice: "No device receives push yet",
+} as const;
+
+export const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+const time = z.string({ message: REMINDER_MESSAGES.time }).regex(HH_MM, REMINDER_MESSAGES.time);
+
+/** PUT /api/reminders: any subset of the settings; an unknown key is an error, not ignored. */
+export const reminderSettingsSchema = z.strictObject(
+  {
+    times: z
+      .strictObject(
+        {
+          morning: time.optional(),
+          afternoon: time.optional(),
+          evening: time.optional(),
+          bedtime: time.optional(),
+        },
+        { message: REMINDER_MESSAGES.time },
+      )
+      .optional(),
+    email: z.boolean({ message: REMINDER_MESSAGES.email }).optional(),
+    push: z.boolean({ message: REMINDER_MESSAGES.push }).optional(),
+    followUpMinutes: z
+      .number({ message: REMINDER_MESSAGES.followUp })
+      .refine((n): n is FollowUpMinutes => (FOLLOW_UP_CHOICES as readonly number[]).includes(n), {
+        message: REMINDER_MESSAGES.followUp,
+      })
+      .optional(),
+  },
+  { message: REMINDER_MESSAGES.unknown },
+);
+export type ReminderSettingsInput = z.infer<typeof reminderSettingsSchema>;
+
+/** POST /api/push/subscriptions: the browser's PushSubscription.toJSON(). */
+export const pushSubscriptionSchema = z.object(
+  {
+    endpoint: z
+      .string({ message: REMINDER_MESSAGES.subscription })
+      .max(2000, REMINDER_MESSAGES.subscription)
+      .refine((v) => URL.canParse(v) && new URL(v).protocol === "https:", REMINDER_MESSAGES.subscription),
+    expirationTime: z.number().nullable().optional(),
+    keys: z.object(
+      {
+        p256dh: z
+          .string({ message: REMINDER_MESSAGES.subscription })
+          .regex(/^[A-Za-z0-9_-]{80,100}={0,2}$/, REMINDER_MESSAGES.subscription),
+        auth: z
+          .string({ message: REMINDER_MESSAGES.subscription })
+          .regex(/^[A-Za-z0-9_-]{16,30}={0,2}$/, REMINDER_MESSAGES.subscription),
+      },
+      { message: REMINDER_MESSAGES.subscription },
+    ),
+  },
+  { message: REMINDER_MESSAGES.subscription },
+);
+export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
+
+/** The title of a reminder: 'Morning: 2 supplements'. */
+export function reminderTitle(slot: ReminderSlot, count: number): string {
+  const label = slot.charAt(0).toUpperCase() + slot.slice(1);
+  return `${label}: ${count} ${count === 1 ? "supplement" : "supplements"}`;
+}

@@ -25,6 +25,10 @@ import { imageRoutes, uploadRoutes } from "./images";
 import { insightsRoutes } from "./insights/routes";
 import { errorFields, log } from "./log";
 import { profileRoutes } from "./profile";
+import { pushRoutes } from "./push";
+import { reminderRoutes } from "./reminders/routes";
+import { UNSUBSCRIBE_PATH } from "./reminders/unsubscribe";
+import { startReminderWorker } from "./reminders/worker";
 import { isCrossOriginWrite } from "./security";
 import { cardRoutes } from "./sharing/card";
 import { qrRoutes } from "./sharing/qr";
@@ -114,11 +118,12 @@ function noStoreByDefault(c: import("hono").Context<AppEnv>) {
 const answer = (c: import("hono").Context<AppEnv>, response: Response) =>
   c.newResponse(response.body, response.status as 500 | 503, Object.fromEntries(response.headers));
 
-/** Paths that take state-changing requests from other origins (signed webhooks). */
-const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook"]);
+/** Paths that take state-changing requests from other origins (signed webhooks; one-click unsubscribe, RFC 8058). */
+const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook", UNSUBSCRIBE_PATH]);
 
 export function createApp(ctx: AppContext) {
   const app = new Hono<AppEnv>();
+  startReminderWorker(ctx); // issue 39: once per context, every REMINDER_TICK_MS (0: off)
 
   app.use(async (c, next) => {
     c.set("ctx", ctx);
@@ -163,6 +168,8 @@ export function createApp(ctx: AppContext) {
   api.route("/", billingRoutes);
   api.route("/", insightsRoutes);
   api.route("/", accountRoutes);
+  api.route("/", reminderRoutes);
+  api.route("/", pushRoutes);
   app.route("/api", api);
   // Issue 14: public 'View Product' redirects (server.ts answers their 404 with the 404 page).
   app.route("/go", goRoutes);

@@ -6,6 +6,8 @@
  * `resetClock`. Timings that only measure durations (timeouts, cache ages, rate-limit
  * windows) may keep using the process clock.
  */
+import { readFileSync } from "node:fs";
+
 let source: () => number = () => Date.now();
 
 /** The current instant, in milliseconds since the epoch. */
@@ -31,4 +33,22 @@ export function freezeClock(at: number | Date | string): (to: number | Date | st
 /** Tests: back to the real clock. */
 export function resetClock(): void {
   source = () => Date.now();
+}
+
+/**
+ * Tests across processes (config TEST_CLOCK_FILE, NODE_ENV=test only): the instant is read
+ * from `path` (ms since the epoch), at most every 5 ms, so a test moves every instance's clock.
+ */
+export function clockFromFile(path: string): void {
+  let cached = 0;
+  let readAt = -Infinity;
+  source = () => {
+    const t = performance.now();
+    if (t - readAt > 5) {
+      const value = Number(readFileSync(path, "utf8").trim());
+      if (Number.isFinite(value)) cached = value;
+      readAt = t;
+    }
+    return cached;
+  };
 }

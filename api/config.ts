@@ -112,6 +112,36 @@ const envSchema = z
       }),
     /** How often (ms) views and clicks counted in memory go to Postgres; 0: only at shutdown (tests). */
     INSIGHTS_FLUSH_MS: z.coerce.number().int().min(0).max(5000).default(5000),
+    /**
+     * Web Push (issue 39): the VAPID key pair (base64url, as web-push's generateVAPIDKeys
+     * gives) and a contact (mailto: or https:). Without them the embedded default makes a
+     * pair once and keeps it in the database.
+     */
+    VAPID_PUBLIC_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{87}$/, "must be a base64url P-256 public key (87 characters)")
+        .optional(),
+    ),
+    VAPID_PRIVATE_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{43}$/, "must be a base64url P-256 private key (43 characters)")
+        .optional(),
+    ),
+    VAPID_SUBJECT: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: or https: URL")
+        .optional(),
+    ),
+    /** How often (ms) an instance plans and sends due reminders; 0: never (tests drive it). */
+    REMINDER_TICK_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+    /**
+     * Tests only (NODE_ENV=test): a file holding the instant (ms since the epoch) the
+     * instance's clock reads (api/clock.ts), so separate processes share a moved clock.
+     */
+    TEST_CLOCK_FILE: optionalString,
     /** Turns the rate limits off (tests that are not about them). */
     RATE_LIMIT: z.enum(["on", "off"]).default("on"),
   })
@@ -123,9 +153,13 @@ const envSchema = z
         message: "is required in production (at least 32 random characters)",
       });
     }
+    if (env.TEST_CLOCK_FILE && env.NODE_ENV !== "test") {
+      ctx.addIssue({ code: "custom", path: ["TEST_CLOCK_FILE"], message: "is for tests only (NODE_ENV=test)" });
+    }
     const pairs = [
       ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"],
       ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+      ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"],
     ] as const;
     for (const [a, b] of pairs) {
       if (Boolean(env[a]) !== Boolean(env[b])) {

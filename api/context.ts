@@ -6,6 +6,7 @@
 import { openDatabase } from "../db/client";
 import { createAuth } from "./auth";
 import { Caches, CHANGES_CHANNEL } from "./cache";
+import { clockFromFile } from "./clock";
 import { ConfigError, parseConfig } from "./config";
 import { log, setLogLevel } from "./log";
 import type { AppContext } from "./types";
@@ -36,6 +37,7 @@ export const getContext = (): Promise<AppContext> => initContext();
 export async function createContext(options: InitOptions = {}): Promise<AppContext> {
   const config = parseConfig(options.env ?? process.env);
   setLogLevel(config.LOG_LEVEL);
+  if (config.TEST_CLOCK_FILE) clockFromFile(config.TEST_CLOCK_FILE); // tests only (config refuses it otherwise)
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: config.DATA_DIR,

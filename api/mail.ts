@@ -6,6 +6,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** Extra headers (List-Unsubscribe…): sent, never logged (they may carry a token). */
+  headers?: Record<string, string>;
 }
 
 export type Mailer = (mail: Mail) => Promise<void>;
@@ -23,6 +25,12 @@ export function createMailer(config: Config): Mailer {
       const nodemailer = await import("nodemailer");
       transport = nodemailer.createTransport(smtpUrl);
     }
-    await transport.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+    await transport.sendMail({
+      from: config.MAIL_FROM,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      headers: mail.headers,
+    });
   };
 }

@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import { rateLimits } from "../db/schema";
 import { COMMON_MESSAGES } from "../src/lib/messages";
+import { TEST_REMINDERS_PER_HOUR } from "../src/lib/reminders";
 import { HttpError } from "./http";
 import type { AppContext } from "./types";
 
@@ -17,6 +18,8 @@ export interface Limit {
 export const LIMITS = {
   upload: { max: 10, windowSeconds: 60 },
   publicProfile: { max: 300, windowSeconds: 60 },
+  /** POST /api/reminders/test (issue 39): it sends a push and/or an e-mail. */
+  reminderTest: { max: TEST_REMINDERS_PER_HOUR, windowSeconds: 3600 },
 } satisfies Record<string, Limit>;
 
 /** The fixed window (its start, in Unix seconds) that the instant `nowMs` falls in. */

@@ -29,6 +29,7 @@ import type { AppContext } from "../context";
 import { notFound } from "../http";
 import { batchedVisitors } from "../insights/counter";
 import { errorFields, log } from "../log";
+import { exportReminders } from "../reminders/settings";
 import { exportCardVersions } from "../sharing/card-versions";
 import { getStripe } from "../stripe";
 import { exportIntakes, SCHEDULE_CSV_HEADERS, scheduleCsvCells } from "../tracking/export";
@@ -175,6 +176,7 @@ export const EXPORT_SECTIONS: [string, SectionBuilder][] = [
   ["insights", insightsSection],
   ["intakes", intakesSection],
   ["socialCards", socialCardsSection],
+  ["reminders", ({ user, db }) => exportReminders(db, user.id)],
 ];
 
 export interface ExportDocument {

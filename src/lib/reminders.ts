@@ -52,6 +52,7 @@ export const REMINDER_MESSAGES = {
   email: "E-mail must be true or false",
   push: "Push must be true or false",
   unknown: "Unknown setting",
+  unknownSlot: "Times are morning, afternoon, evening and bedtime",
   subscription: "A push subscription needs an https endpoint and its p256dh and auth keys",
   testNoChannel: "Turn on push notifications or e-mail first",
   testNoDevice: "No device receives push yet",
@@ -72,7 +73,10 @@ export const reminderSettingsSchema = z.strictObject(
           evening: time.optional(),
           bedtime: time.optional(),
         },
-        { message: REMINDER_MESSAGES.time },
+        {
+          error: (issue) =>
+            issue.code === "unrecognized_keys" ? REMINDER_MESSAGES.unknownSlot : REMINDER_MESSAGES.time,
+        },
       )
       .optional(),
     email: z.boolean({ message: REMINDER_MESSAGES.email }).optional(),
@@ -116,4 +120,23 @@ export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
 export function reminderTitle(slot: ReminderSlot, count: number): string {
   const label = slot.charAt(0).toUpperCase() + slot.slice(1);
   return `${label}: ${count} ${count === 1 ? "supplement" : "supplements"}`;
+}
+
+/** A dose as a reminder names it: '1 soft gel', '2 capsules', '3 gummies'; '' without an amount. */
+export function dosePhrase(doseAmount: number | null, quantityType: string): string {
+  if (doseAmount === null) return "";
+  const unit = quantityType.toLowerCase().replace(/\((s|es|ies)\)$/, "");
+  if (doseAmount === 1) return `${doseAmount} ${unit}`;
+  return `${doseAmount} ${unit.endsWith("y") ? `${unit.slice(0, -1)}ies` : unit.endsWith("s") ? unit : `${unit}s`}`;
+}
+
+/** What the service worker gets in a push: the notification and the doses 'Mark all taken' ticks. */
+export interface ReminderPayload {
+  title: string;
+  body: string;
+  /** The dashboard, scrolled to Today. */
+  url: string;
+  tag: string;
+  date: string;
+  doses: { supplementId: number; time: string }[];
 }

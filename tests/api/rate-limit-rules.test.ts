@@ -74,10 +74,11 @@ function expect429(error: HttpError, retryAfter: string) {
 }
 
 describe("LIMITS", () => {
-  test("uploads: 10 a minute; the public profile API: 300 a minute", () => {
+  test("uploads: 10 a minute; the public profile API: 300 a minute; test reminders: 5 an hour", () => {
     expect(LIMITS).toEqual({
       upload: { max: 10, windowSeconds: 60 },
       publicProfile: { max: 300, windowSeconds: 60 },
+      reminderTest: { max: 5, windowSeconds: 3600 },
     });
   });
 });

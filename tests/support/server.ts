@@ -78,6 +78,7 @@ export async function startApi(extraEnv: Record<string, string> = {}, options: S
         NODE_ENV: "test",
         LOG_LEVEL: "warn",
         RATE_LIMIT: "off",
+        REMINDER_TICK_MS: "0", // reminder rounds: the tests run them (api/reminders/worker.ts)
         PUBLIC_ORIGIN: url,
         ...database.env,
         ...extraEnv,

@@ -149,7 +149,7 @@ describe("drain and health interval", () => {
 
 describe("deploy/env.example", () => {
   // Development and test settings, and what the unit sets per instance.
-  const notForProduction = ["DATA_DIR", "STRIPE_API_BASE", "HOST", "PORT"];
+  const notForProduction = ["DATA_DIR", "STRIPE_API_BASE", "HOST", "PORT", "TEST_CLOCK_FILE"];
 
   test("names every production variable the server reads, and nothing it does not", () => {
     const wanted = CONFIG_VARIABLES.filter((key) => !notForProduction.includes(key)).sort();

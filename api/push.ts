@@ -1,0 +1,175 @@
+/**
+ * Web Push (issue 39): the VAPID key pair, the browsers' subscriptions, and one push sent
+ * with `web-push` (it signs the VAPID JWT and encrypts the payload, aes128gcm).
+ *
+ *   GET    /api/push/key                 { publicKey }
+ *   POST   /api/push/subscriptions       PushSubscription.toJSON() -> 201 { id } (upsert by endpoint)
+ *   DELETE /api/push/subscriptions/{id}  204, only one's own
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { Hono } from "hono";
+import webpush from "web-push";
+import type { Db } from "../db/client";
+import { appKeys, pushSubscriptions } from "../db/schema";
+import { pushSubscriptionSchema } from "../src/lib/reminders";
+import { deviceName } from "../src/lib/user-agent";
+import { now } from "./clock";
+import type { Config } from "./config";
+import { type AppEnv, requireUser } from "./env";
+import { notFound, readJson } from "./http";
+import { log } from "./log";
+import type { AppContext } from "./types";
+
+export interface Vapid {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
+const VAPID_ROW = "vapid";
+const KEY = Symbol.for("stacktrack.vapid");
+type Holder = { [KEY]?: Promise<Vapid> };
+
+/** A contact for push services when VAPID_SUBJECT is unset: MAIL_FROM's address. */
+function defaultSubject(config: Config): string {
+  const address = config.MAIL_FROM.match(/<([^>]+)>/)?.[1] ?? config.MAIL_FROM;
+  return `mailto:${address.trim()}`;
+}
+
+/**
+ * The VAPID pair: from the environment, else the one stored in the database, else a new pair
+ * stored there first (every instance agrees on the first one written). Never logs the private key.
+ */
+async function loadVapid(ctx: Pick<AppContext, "config" | "database">): Promise<Vapid> {
+  const { config } = ctx;
+  const subject = config.VAPID_SUBJECT ?? defaultSubject(config);
+  if (config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY) {
+    return { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, subject };
+  }
+  const db = ctx.database.db;
+  const fresh = webpush.generateVAPIDKeys();
+  const inserted = await db
+    .insert(appKeys)
+    .values({ name: VAPID_ROW, value: JSON.stringify(fresh) })
+    .onConflictDoNothing()
+    .returning({ name: appKeys.name });
+  if (inserted.length > 0)
+    log.info("VAPID key pair generated and stored in the database", { publicKey: fresh.publicKey });
+  const [row] = await db.select({ value: appKeys.value }).from(appKeys).where(eq(appKeys.name, VAPID_ROW));
+  if (!row) throw new Error("the VAPID key pair could not be stored");
+  const stored = JSON.parse(row.value) as { publicKey: string; privateKey: string };
+  return { ...stored, subject };
+}
+
+/** The instance's VAPID pair, loaded once. */
+export function vapidOf(ctx: Pick<AppContext, "config" | "database">): Promise<Vapid> {
+  const holder = ctx as Holder;
+  holder[KEY] ??= loadVapid(ctx).catch((error) => {
+    delete holder[KEY];
+    throw error;
+  });
+  return holder[KEY];
+}
+
+export interface PushTarget {
+  id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+export type PushOutcome = "sent" | "gone" | "failed";
+
+export interface PushOptions {
+  /** Seconds the push service keeps an undelivered message. */
+  ttl: number;
+  /** Replaces an undelivered message with the same topic (a retry replaces its twin). */
+  topic: string;
+}
+
+/** Sends one encrypted push. 404/410: the subscription is gone (the caller deletes it). */
+export async function sendPush(vapid: Vapid, target: PushTarget, payload: unknown, options: PushOptions) {
+  try {
+    await webpush.sendNotification(
+      { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
+      JSON.stringify(payload),
+      {
+        vapidDetails: vapid,
+        TTL: options.ttl,
+        urgency: "high",
+        topic: options.topic,
+        timeout: 10_000,
+      },
+    );
+    return "sent" as const;
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 404 || status === 410) return "gone" as const;
+    // Never log the endpoint (a capability URL) or the body.
+    log.warn("push delivery failed", { status: status ?? null, error: (error as Error).name });
+    return "failed" as const;
+  }
+}
+
+/** After a round of pushes: used subscriptions are stamped, gone ones deleted. */
+export async function recordPushOutcomes(db: Db, used: string[], gone: string[]) {
+  if (used.length > 0) {
+    await db.execute(
+      sql`update ${pushSubscriptions} set last_used_at = ${now().toISOString()}::timestamptz
+        where id in (select jsonb_array_elements_text(${JSON.stringify(used)}::jsonb))`,
+    );
+  }
+  if (gone.length > 0) {
+    await db.execute(
+      sql`delete from ${pushSubscriptions} where id in (select jsonb_array_elements_text(${JSON.stringify(gone)}::jsonb))`,
+    );
+  }
+}
+
+export const pushRoutes = new Hono<AppEnv>()
+  .get("/push/key", async (c) => {
+    const { publicKey } = await vapidOf(c.get("ctx"));
+    return c.json({ publicKey });
+  })
+  .post("/push/subscriptions", async (c) => {
+    const user = await requireUser(c);
+    const input = await readJson(c, pushSubscriptionSchema);
+    const db = c.get("ctx").database.db;
+    const label = deviceName(c.req.header("user-agent"));
+    // One row per endpoint: the same browser again updates its keys (and owner, if another
+    // account signed in on it), never adds a second row.
+    const [row] = await db
+      .insert(pushSubscriptions)
+      .values({
+        id: crypto.randomUUID(),
+        userId: user.id,
+        endpoint: input.endpoint,
+        p256dh: input.keys.p256dh,
+        auth: input.keys.auth,
+        label,
+        createdAt: now(),
+      })
+      .onConflictDoUpdate({
+        target: pushSubscriptions.endpoint,
+        set: {
+          userId: user.id,
+          p256dh: input.keys.p256dh,
+          auth: input.keys.auth,
+          label,
+        },
+      })
+      .returning({ id: pushSubscriptions.id });
+    if (!row) throw new Error("upsert returned no row");
+    return c.json({ id: row.id }, 201);
+  })
+  .delete("/push/subscriptions/:id", async (c) => {
+    const user = await requireUser(c);
+    const id = c.req.param("id");
+    const deleted = await c
+      .get("ctx")
+      .database.db.delete(pushSubscriptions)
+      .where(and(eq(pushSubscriptions.id, id), eq(pushSubscriptions.userId, user.id)))
+      .returning({ id: pushSubscriptions.id });
+    if (deleted.length === 0) throw notFound("Device not found");
+    return c.body(null, 204);
+  });

@@ -1,0 +1,215 @@
+/**
+ * The reminder outbox (issue 39): the planner inserts each due reminder once, whichever
+ * instance gets there first; senders claim rows with SKIP LOCKED and a lease, deliver, and
+ * mark them. Every statement is set-based: a tick is a handful of statements whatever the
+ * number of users. Why an outbox table and not a job queue: docs/reminders.md.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import {
+  LATE_LIMIT_MINUTES,
+  REMINDER_SLOTS,
+  RETRY_WINDOW_MINUTES,
+  type ReminderChannel,
+  type ReminderKind,
+  type ReminderSlot,
+} from "../../src/lib/reminders";
+import { log } from "../log";
+import { dueSlots } from "./due";
+import type { OpenDose } from "./message";
+
+const MINUTE = 60_000;
+/** How far back the planner looks: rows missed while every instance was down are inserted as dropped (and logged). */
+export const PLAN_LOOKBACK_MS = 6 * 60 * MINUTE;
+/** How long a claim holds a row: longer than any delivery (web-push times out after 10 s). */
+export const LEASE_MS = 60_000;
+export const CLAIM_BATCH = 200;
+
+const rowsOf = <T>(result: unknown): T[] =>
+  (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
+const iso = (at: Date | number) => new Date(at).toISOString();
+
+export interface PlannedRow {
+  userId: string;
+  localDate: string;
+  slot: ReminderSlot;
+  kind: ReminderKind;
+  channel: ReminderChannel;
+  status: "pending" | "dropped";
+}
+
+/**
+ * One planning round at `at`: the slot times in use per zone are read (a small distinct
+ * list), their due instants computed (api/reminders/due.ts), and every user's due reminders
+ * and follow-ups inserted by ONE statement, ON CONFLICT DO NOTHING. Rows more than
+ * LATE_LIMIT_MINUTES late go in as `dropped`: never sent, returned to be logged.
+ */
+export async function planReminders(db: Db, at: Date): Promise<PlannedRow[]> {
+  const pairs = rowsOf<{ zone: string; time: string }>(
+    await db.execute(sql`
+      select distinct coalesce(u.time_zone, 'UTC') as zone, t.time
+      from reminder_settings s join users u on u.id = s.user_id
+      cross join lateral (values (s.morning), (s.afternoon), (s.evening), (s.bedtime)) t(time)
+      where s.email or s.push`),
+  );
+  const due = dueSlots(pairs, at, PLAN_LOOKBACK_MS).map((d) => ({
+    zone: d.zone,
+    time: d.time,
+    local_date: d.date,
+    due_at: iso(d.dueAt),
+  }));
+  const atIso = iso(at);
+  const result = await db.execute(sql`
+    insert into reminder_outbox (user_id, local_date, slot, kind, channel, due_at, status, next_at)
+    select p.user_id, p.local_date, p.slot, p.kind, p.channel, p.due_at,
+      case when ${atIso}::timestamptz - p.due_at > make_interval(mins => ${LATE_LIMIT_MINUTES}) then 'dropped' else 'pending' end,
+      p.due_at
+    from (
+      select s.user_id, c.local_date, sl.slot, 'reminder' as kind, ch.channel, c.due_at
+      from jsonb_to_recordset(${JSON.stringify(due)}::jsonb) as c(zone text, time text, local_date date, due_at timestamptz)
+      join users u on coalesce(u.time_zone, 'UTC') = c.zone
+      join reminder_settings s on s.user_id = u.id
+      cross join lateral (values ('morning', s.morning), ('afternoon', s.afternoon), ('evening', s.evening), ('bedtime', s.bedtime)) as sl(slot, time)
+      cross join lateral (values ('push', s.push), ('email', s.email)) as ch(channel, enabled)
+      where sl.time = c.time and ch.enabled and c.due_at >= s.changed_at
+      union all
+      select o.user_id, o.local_date, o.slot, 'follow-up', o.channel, o.due_at + make_interval(mins => s.follow_up_minutes)
+      from reminder_outbox o join reminder_settings s on s.user_id = o.user_id
+      where o.status = 'sent' and o.kind = 'reminder'
+        and o.due_at > ${atIso}::timestamptz - make_interval(mins => ${PLAN_LOOKBACK_MS / MINUTE + 120})
+        and s.follow_up_minutes > 0
+        and o.due_at + make_interval(mins => s.follow_up_minutes) <= ${atIso}::timestamptz
+        and case o.channel when 'push' then s.push else s.email end
+    ) p
+    on conflict (user_id, local_date, slot, kind, channel) do nothing
+    returning user_id as "userId", local_date::text as "localDate", slot, kind, channel, status`);
+  return rowsOf<PlannedRow>(result);
+}
+
+export interface ClaimedRow {
+  id: number;
+  userId: string;
+  localDate: string;
+  slot: ReminderSlot;
+  kind: ReminderKind;
+  channel: ReminderChannel;
+  dueAt: string;
+  attempts: number;
+}
+
+/**
+ * Claims up to `limit` due rows for this sender until `at` + LEASE_MS: rows another sender
+ * holds (locked now, or leased) are skipped, so two senders never get the same row. A sender
+ * that dies leaves its lease to run out; then another claims the row.
+ */
+export async function claimReminders(
+  db: Db,
+  at: Date,
+  limit = CLAIM_BATCH,
+): Promise<{ rows: ClaimedRow[]; lease: string }> {
+  const lease = iso(at.getTime() + LEASE_MS);
+  const atIso = iso(at);
+  const result = await db.execute(sql`
+    update reminder_outbox o set lease_until = ${lease}::timestamptz, attempts = o.attempts + 1
+    where o.id in (
+      select id from reminder_outbox
+      where status = 'pending' and next_at <= ${atIso}::timestamptz
+        and (lease_until is null or lease_until <= ${atIso}::timestamptz)
+      order by next_at limit ${limit}
+      for update skip locked)
+    returning o.id::int as id, o.user_id as "userId", o.local_date::text as "localDate", o.slot, o.kind, o.channel,
+      o.due_at as "dueAt", o.attempts`);
+  const rows = rowsOf<Omit<ClaimedRow, "dueAt"> & { dueAt: string | Date }>(result).map((r) => ({
+    ...r,
+    dueAt: iso(new Date(r.dueAt)),
+  }));
+  return { rows, lease };
+}
+
+export type Outcome =
+  | { id: number; status: "sent" | "skipped" | "dropped" | "failed" }
+  | { id: number; status: "pending"; nextAt: string };
+
+/** Back-off after the `attempts`-th failure: 30 s, 1, 2, 4 min, then every 5 min. */
+export const retryDelayMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(attempts - 1, 0), 5 * MINUTE);
+
+/** What a failed delivery becomes: retried later, or failed once past RETRY_WINDOW_MINUTES after its due time. */
+export function afterFailure(row: Pick<ClaimedRow, "id" | "attempts" | "dueAt">, at: Date): Outcome {
+  const next = at.getTime() + retryDelayMs(row.attempts);
+  if (next > new Date(row.dueAt).getTime() + RETRY_WINDOW_MINUTES * MINUTE) return { id: row.id, status: "failed" };
+  return { id: row.id, status: "pending", nextAt: iso(next) };
+}
+
+/** The log line of a reminder dropped for being late (never sent late). */
+export function logDropped(row: Pick<PlannedRow, "userId" | "localDate" | "slot" | "kind" | "channel">): void {
+  log.warn("reminder dropped: more than 30 minutes late", {
+    userId: row.userId,
+    date: row.localDate,
+    slot: row.slot,
+    kind: row.kind,
+    channel: row.channel,
+  });
+}
+
+export const isLate = (row: Pick<ClaimedRow, "dueAt">, at: Date) =>
+  at.getTime() - new Date(row.dueAt).getTime() > LATE_LIMIT_MINUTES * MINUTE;
+
+/** Marks the rows this sender still holds (its lease); returns how many it held. */
+export async function markReminders(db: Db, outcomes: Outcome[], lease: string, at: Date): Promise<number> {
+  if (outcomes.length === 0) return 0;
+  const marks = outcomes.map((o) => ({
+    id: o.id,
+    status: o.status,
+    next_at: o.status === "pending" ? o.nextAt : null,
+  }));
+  const result = await db.execute(sql`
+    update reminder_outbox o set status = m.status, next_at = coalesce(m.next_at, o.next_at), lease_until = null,
+      sent_at = case when m.status = 'sent' then ${iso(at)}::timestamptz else o.sent_at end
+    from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as m(id bigint, status text, next_at timestamptz)
+    where o.id = m.id and o.lease_until = ${lease}::timestamptz
+    returning o.id`);
+  return rowsOf(result).length;
+}
+
+/** The open doses of each (user, local date, slot), in the user's list order: one statement. */
+export async function openDoses(
+  db: Db,
+  wanted: { userId: string; localDate: string; slot: ReminderSlot }[],
+): Promise<Map<string, OpenDose[]>> {
+  const out = new Map<string, OpenDose[]>();
+  if (wanted.length === 0) return out;
+  const json = JSON.stringify(wanted.map((w) => ({ user_id: w.userId, local_date: w.localDate, slot: w.slot })));
+  const result = await db.execute(sql`
+    select distinct r.user_id, r.local_date::text as local_date, r.slot, v.supplement_id, t.time, v.name,
+      v.quantity_type, v.dose_amount, (t.time = 'anytime') as later, coalesce(s.sort_order, 2147483647) as sort_order
+    from (select distinct * from jsonb_to_recordset(${json}::jsonb) as x(user_id text, local_date date, slot text)) r
+    cross join lateral (
+      select distinct on (sv.supplement_id) sv.supplement_id, sv.name, sv.quantity_type, sv.dose_amount, sv.schedule, sv.deleted
+      from schedule_versions sv where sv.user_id = r.user_id and sv.valid_from <= r.local_date
+      order by sv.supplement_id, sv.valid_from desc) v
+    cross join lateral jsonb_array_elements_text(coalesce(v.schedule -> 'times', '[]'::jsonb)) as t(time)
+    left join supplements s on s.id = v.supplement_id and s.user_id = r.user_id
+    where not v.deleted
+      and (v.schedule -> 'days') @> to_jsonb(extract(isodow from r.local_date)::int)
+      and (t.time = r.slot or (r.slot = 'morning' and t.time = 'anytime'))
+      and not exists (select 1 from intakes i where i.user_id = r.user_id and i.date = r.local_date
+        and i.supplement_id = v.supplement_id and i.time = t.time)
+    order by r.user_id, local_date, r.slot, later, sort_order, v.supplement_id`);
+  for (const row of rowsOf<Record<string, unknown>>(result)) {
+    const key = doseKey(String(row.user_id), String(row.local_date), row.slot as ReminderSlot);
+    const list = out.get(key) ?? [];
+    list.push({
+      supplementId: Number(row.supplement_id),
+      time: String(row.time),
+      name: String(row.name),
+      quantityType: String(row.quantity_type),
+      doseAmount: row.dose_amount === null ? null : Number(row.dose_amount),
+    });
+    out.set(key, list);
+  }
+  return out;
+}
+
+export const doseKey = (userId: string, localDate: string, slot: ReminderSlot) => `${userId}/${localDate}/${slot}`;
+
+export const isSlot = (value: string): value is ReminderSlot => (REMINDER_SLOTS as readonly string[]).includes(value);

@@ -1,0 +1,149 @@
+/**
+ * The sender: claims due rows (api/reminders/outbox.ts), looks up what is still open and
+ * where to deliver in a few set-based reads, delivers (Web Push to each of the user's
+ * devices; e-mail with one-click unsubscribe), and marks each row sent, skipped (nothing
+ * open, no device), dropped (late) or retried with back-off.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { LATE_LIMIT_MINUTES, type ReminderPayload, type ReminderSlot } from "../../src/lib/reminders";
+import type { Config } from "../config";
+import { log } from "../log";
+import type { Mail, Mailer } from "../mail";
+import { type PushTarget, recordPushOutcomes, sendPush, type Vapid } from "../push";
+import { reminderMail, reminderPayload } from "./message";
+import {
+  afterFailure,
+  type ClaimedRow,
+  claimReminders,
+  doseKey,
+  isLate,
+  logDropped,
+  markReminders,
+  type Outcome,
+  openDoses,
+} from "./outbox";
+
+export interface SenderDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  vapid: () => Promise<Vapid>;
+  /** The time now (api/clock.ts's now, passed so the sender stays a function of its inputs). */
+  now: () => Date;
+}
+
+const rowsOf = <T>(result: unknown): T[] =>
+  (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
+
+const TTL_SECONDS = LATE_LIMIT_MINUTES * 60;
+
+/** Where each user's reminders go: their address and their push devices. */
+async function destinations(db: Db, userIds: string[]) {
+  const json = JSON.stringify(userIds);
+  const [emails, subs] = await Promise.all([
+    db.execute(sql`select id, email from users where id in (select jsonb_array_elements_text(${json}::jsonb))`),
+    db.execute(sql`select id, user_id, endpoint, p256dh, auth from push_subscriptions
+      where user_id in (select jsonb_array_elements_text(${json}::jsonb))`),
+  ]);
+  const email = new Map(rowsOf<{ id: string; email: string }>(emails).map((r) => [r.id, r.email]));
+  const devices = new Map<string, PushTarget[]>();
+  for (const r of rowsOf<PushTarget & { user_id: string }>(subs)) {
+    const list = devices.get(r.user_id) ?? [];
+    list.push({ id: r.id, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth });
+    devices.set(r.user_id, list);
+  }
+  return { email, devices };
+}
+
+/** One claimed batch, delivered and marked; returns how many rows it claimed. */
+export async function sendBatch(deps: SenderDeps, limit?: number): Promise<number> {
+  const { db } = deps;
+  const { rows, lease } = await claimReminders(db, deps.now(), limit);
+  if (rows.length === 0) return 0;
+  const outcomes: Outcome[] = [];
+  const live: ClaimedRow[] = [];
+  for (const row of rows) {
+    if (isLate(row, deps.now())) {
+      logDropped(row);
+      outcomes.push({ id: row.id, status: "dropped" });
+    } else live.push(row);
+  }
+  const [open, where] = await Promise.all([
+    openDoses(db, live),
+    destinations(db, [...new Set(live.map((r) => r.userId))]),
+  ]);
+  const used: string[] = [];
+  const gone: string[] = [];
+  const deliver = async (row: ClaimedRow): Promise<Outcome> => {
+    const doses = open.get(doseKey(row.userId, row.localDate, row.slot as ReminderSlot)) ?? [];
+    if (doses.length === 0) return { id: row.id, status: "skipped" };
+    const payload = reminderPayload(row.slot, row.localDate, doses);
+    if (row.channel === "email") {
+      const to = where.email.get(row.userId);
+      if (!to) return { id: row.id, status: "skipped" };
+      try {
+        await deps.mailer(reminderMail(deps.config, to, row.userId, payload));
+        return { id: row.id, status: "sent" };
+      } catch (error) {
+        log.warn("reminder e-mail failed", { userId: row.userId, error: (error as Error).name });
+        return afterFailure(row, deps.now());
+      }
+    }
+    const targets = where.devices.get(row.userId) ?? [];
+    if (targets.length === 0) return { id: row.id, status: "skipped" };
+    const vapid = await deps.vapid();
+    const results = await Promise.all(
+      targets.map((t) => sendPush(vapid, t, payload, { ttl: TTL_SECONDS, topic: payload.tag })),
+    );
+    for (const [i, t] of targets.entries()) {
+      if (results[i] === "sent") used.push(t.id);
+      else if (results[i] === "gone") gone.push(t.id);
+    }
+    if (results.includes("failed")) return afterFailure(row, deps.now());
+    return { id: row.id, status: results.includes("sent") ? "sent" : "skipped" };
+  };
+  outcomes.push(...(await Promise.all(live.map(deliver))));
+  for (const o of outcomes) {
+    if (o.status === "failed") log.warn("reminder failed for 20 minutes: given up", { id: o.id });
+  }
+  const [held] = await Promise.all([
+    markReminders(db, outcomes, lease, deps.now()),
+    recordPushOutcomes(db, used, gone),
+  ]);
+  if (held < outcomes.length) log.warn("reminder lease ran out before marking", { lost: outcomes.length - held });
+  return rows.length;
+}
+
+/** Sends every due row, batch after batch. */
+export async function sendDue(deps: SenderDeps, limit?: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await sendBatch(deps, limit);
+    total += n;
+    if (n === 0) return total;
+  }
+}
+
+/** A test reminder, now and not through the outbox: to every device and/or the address. */
+export async function deliverNow(
+  deps: SenderDeps,
+  userId: string,
+  message: { push: ReminderPayload | null; email: Mail | null },
+): Promise<{ push: number; email: boolean }> {
+  let reached = 0;
+  if (message.push) {
+    const payload = message.push;
+    const targets = (await destinations(deps.db, [userId])).devices.get(userId) ?? [];
+    const vapid = await deps.vapid();
+    const results = await Promise.all(
+      targets.map((t) => sendPush(vapid, t, payload, { ttl: TTL_SECONDS, topic: payload.tag })),
+    );
+    const used = targets.filter((_, i) => results[i] === "sent").map((t) => t.id);
+    const gone = targets.filter((_, i) => results[i] === "gone").map((t) => t.id);
+    await recordPushOutcomes(deps.db, used, gone);
+    reached = used.length;
+  }
+  if (message.email) await deps.mailer(message.email);
+  return { push: reached, email: Boolean(message.email) };
+}

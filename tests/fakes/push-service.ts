@@ -1,0 +1,216 @@
+/**
+ * A Web Push service for tests (RFC 8030/8291/8292): an HTTPS server on 127.0.0.1 that
+ * takes what `web-push` sends, checks the VAPID JWT (ES256, signed by the key in the
+ * Authorization header, `aud` = this origin, `exp` within 24 h, a `sub`), and decrypts the
+ * aes128gcm body with the test subscription's private keys (node:crypto ECDH + HKDF). Every
+ * push it accepts is recorded with its TTL, Urgency and Topic.
+ *
+ *   const push = await startPushService();
+ *   const sub = push.subscription();        // PushSubscription.toJSON() for the app
+ *   push.gone(sub);                         // answers 410 from now on
+ *   push.failNext(sub, 2);                  // answers 500 twice
+ *
+ * The certificate is self-signed (openssl): pass `push.caEnv` to a spawned server
+ * (NODE_EXTRA_CA_CERTS), or call `push.trustInProcess()` in the test process.
+ */
+import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import https from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface TestSubscription {
+  endpoint: string;
+  expirationTime: null;
+  keys: { p256dh: string; auth: string };
+}
+
+export interface ReceivedPush {
+  subscription: string;
+  ttl: string | undefined;
+  urgency: string | undefined;
+  topic: string | undefined;
+  /** The `k` of the Authorization header: the app's VAPID public key. */
+  vapidKey: string;
+  claims: { aud: string; exp: number; sub: string };
+  payload: unknown;
+}
+
+export interface PushService {
+  url: string;
+  caFile: string;
+  caEnv: Record<string, string>;
+  received: ReceivedPush[];
+  /** Requests it refused (bad JWT, undecryptable body), with why. */
+  refused: string[];
+  subscription(): TestSubscription;
+  gone(sub: TestSubscription): void;
+  failNext(sub: TestSubscription, times: number): void;
+  trustInProcess(): void;
+  close(): Promise<void>;
+}
+
+const b64url = (buf: Buffer) => buf.toString("base64url");
+
+interface Keys {
+  ecdh: ReturnType<typeof createECDH>;
+  auth: Buffer;
+}
+
+/** RFC 8291: the plaintext of an aes128gcm body for the holder of `keys`. */
+function decrypt(body: Buffer, keys: Keys): Buffer {
+  const salt = body.subarray(0, 16);
+  const recordSize = body.readUInt32BE(16);
+  const idLength = body.readUInt8(20);
+  const serverKey = body.subarray(21, 21 + idLength);
+  const ciphertext = body.subarray(21 + idLength);
+  if (ciphertext.length > recordSize) throw new Error("more than one record");
+  const shared = keys.ecdh.computeSecret(serverKey);
+  const keyInfo = Buffer.concat([Buffer.from("WebPush: info\0"), keys.ecdh.getPublicKey(), serverKey]);
+  const ikm = Buffer.from(hkdfSync("sha256", shared, keys.auth, keyInfo, 32));
+  const cek = Buffer.from(hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: aes128gcm\0"), 16));
+  const nonce = Buffer.from(hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: nonce\0"), 12));
+  const decipher = createDecipheriv("aes-128-gcm", cek, nonce);
+  decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
+  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
+  const end = padded.lastIndexOf(2); // the last record's delimiter, then zero padding
+  if (end < 0 || padded.subarray(end + 1).some((b) => b !== 0)) throw new Error("bad padding");
+  return padded.subarray(0, end);
+}
+
+/** RFC 8292: the claims of a VAPID JWT, after checking its ES256 signature with `k`. */
+function checkVapid(header: string | undefined, origin: string): { k: string; claims: ReceivedPush["claims"] } {
+  const match = header?.match(/^vapid t=([\w-]+\.[\w-]+\.[\w-]+), k=([\w-]+)$/);
+  if (!match) throw new Error(`Authorization is not 'vapid t=…, k=…': ${header}`);
+  const [, jwt, k] = match as unknown as [string, string, string];
+  const [head, body, sig] = jwt.split(".") as [string, string, string];
+  const alg = JSON.parse(Buffer.from(head, "base64url").toString()) as { alg?: string };
+  if (alg.alg !== "ES256") throw new Error(`alg ${alg.alg}`);
+  const raw = Buffer.from(k, "base64url");
+  if (raw.length !== 65 || raw[0] !== 4) throw new Error("k is not an uncompressed P-256 point");
+  const key = createPublicKey({
+    key: { kty: "EC", crv: "P-256", x: b64url(raw.subarray(1, 33)), y: b64url(raw.subarray(33)) },
+    format: "jwk",
+  });
+  const ok = verify(
+    "sha256",
+    Buffer.from(`${head}.${body}`),
+    { key, dsaEncoding: "ieee-p1363" },
+    Buffer.from(sig, "base64url"),
+  );
+  if (!ok) throw new Error("JWT signature does not verify");
+  const claims = JSON.parse(Buffer.from(body, "base64url").toString()) as ReceivedPush["claims"];
+  const nowSeconds = Date.now() / 1000;
+  if (claims.aud !== origin) throw new Error(`aud ${claims.aud} is not ${origin}`);
+  if (!(claims.exp > nowSeconds && claims.exp <= nowSeconds + 24 * 3600 + 60)) throw new Error("exp not within 24 h");
+  if (!/^(mailto:|https:)/.test(claims.sub ?? "")) throw new Error(`sub ${claims.sub}`);
+  return { k, claims };
+}
+
+export async function startPushService(): Promise<PushService> {
+  const dir = mkdtempSync(join(tmpdir(), "push-service-"));
+  const keyFile = join(dir, "key.pem");
+  const caFile = join(dir, "cert.pem");
+  const made = Bun.spawnSync([
+    "openssl",
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-keyout",
+    keyFile,
+    "-out",
+    caFile,
+    "-days",
+    "2",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1",
+  ]);
+  if (made.exitCode !== 0) throw new Error(`openssl failed: ${made.stderr.toString()}`);
+  const subscriptions = new Map<string, Keys>();
+  const goneIds = new Set<string>();
+  const failures = new Map<string, number>();
+  const received: ReceivedPush[] = [];
+  const refused: string[] = [];
+  let origin = "";
+
+  const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(caFile) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const id = req.url?.match(/^\/push\/([\w-]+)$/)?.[1] ?? "";
+      const keys = subscriptions.get(id);
+      if (req.method !== "POST" || !keys) {
+        res.writeHead(404).end();
+        return;
+      }
+      if (goneIds.has(id)) {
+        res.writeHead(410).end();
+        return;
+      }
+      const left = failures.get(id) ?? 0;
+      if (left > 0) {
+        failures.set(id, left - 1);
+        res.writeHead(500).end();
+        return;
+      }
+      try {
+        if (req.headers["content-encoding"] !== "aes128gcm") throw new Error("Content-Encoding is not aes128gcm");
+        if (!req.headers.ttl) throw new Error("no TTL");
+        const { k, claims } = checkVapid(req.headers.authorization, origin);
+        const plain = decrypt(Buffer.concat(chunks), keys);
+        received.push({
+          subscription: id,
+          ttl: req.headers.ttl as string,
+          urgency: req.headers.urgency as string | undefined,
+          topic: req.headers.topic as string | undefined,
+          vapidKey: k,
+          claims,
+          payload: JSON.parse(plain.toString("utf8")),
+        });
+        res.writeHead(201).end();
+      } catch (error) {
+        refused.push((error as Error).message);
+        res.writeHead(400).end((error as Error).message);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  origin = `https://127.0.0.1:${port}`;
+
+  const idOf = (sub: TestSubscription) => sub.endpoint.split("/").pop() as string;
+  return {
+    url: origin,
+    caFile,
+    caEnv: { NODE_EXTRA_CA_CERTS: caFile },
+    received,
+    refused,
+    subscription() {
+      const ecdh = createECDH("prime256v1");
+      ecdh.generateKeys();
+      const auth = randomBytes(16);
+      const id = crypto.randomUUID();
+      subscriptions.set(id, { ecdh, auth });
+      return {
+        endpoint: `${origin}/push/${id}`,
+        expirationTime: null,
+        keys: { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) },
+      };
+    },
+    gone: (sub) => goneIds.add(idOf(sub)),
+    failNext: (sub, times) => failures.set(idOf(sub), times),
+    trustInProcess() {
+      https.globalAgent.options.ca = readFileSync(caFile);
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -351,7 +351,7 @@ for (const plan of ["free", "premium"] as const) {
       await sweep(page, `${plan} settings`, async (p) => {
         await gotoHydrated(p, "/settings");
         await expect(p.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
-        await expect(p.getByText("This device")).toBeVisible();
+        await expect(p.getByText("This device", { exact: true })).toBeVisible();
       });
       await sweep(page, `${plan} settings, delete ready and errors shown`, async (p) => {
         await gotoHydrated(p, "/settings");

@@ -232,7 +232,7 @@ test.describe("settings", () => {
     await signUpWithApi(page.request, baseURL as string);
     await apiCall(page, baseURL as string, "GET", "/api/account");
     await gotoHydrated(page, "/settings");
-    await expect(page.getByText("This device")).toBeVisible();
+    await expect(page.getByText("This device", { exact: true })).toBeVisible();
     await expectNoA11yViolations(page);
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.locator(".field-error").first()).toBeVisible();

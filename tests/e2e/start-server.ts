@@ -5,6 +5,7 @@
  *
  *   bun tests/e2e/start-server.ts      (after `bun --bun astro build`)
  */
+import { startPushService } from "../fakes/push-service";
 import { startFakeStripe } from "../fakes/stripe-server";
 import { createTestDatabase } from "../support/db";
 import { hasBuild, ROOT, serverEnv } from "../support/process";
@@ -22,11 +23,15 @@ const stripe = await startFakeStripe({
   port: Number(process.env.E2E_STRIPE_PORT ?? E2E_PORT + 10),
   webhookUrl: `http://localhost:${E2E_PORT}/api/stripe/webhook`,
 });
+// Web Push goes to the local push service (tests/fakes/push-service.ts), trusted through
+// NODE_EXTRA_CA_CERTS; reminders.spec.ts finds it on E2E_PUSH_PORT (E2E_PORT + 11).
+const push = await startPushService({ port: Number(process.env.E2E_PUSH_PORT ?? E2E_PORT + 11) });
 const child = Bun.spawn([process.execPath, "server.ts"], {
   cwd: ROOT,
   env: serverEnv({
     ...database.env,
     ...stripe.env(),
+    ...push.caEnv,
     PORT: String(E2E_PORT),
     HOST: "0.0.0.0",
     PUBLIC_ORIGIN: `http://localhost:${E2E_PORT}`,

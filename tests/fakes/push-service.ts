@@ -10,6 +10,9 @@
  *   push.gone(sub);                         // answers 410 from now on
  *   push.failNext(sub, 2);                  // answers 500 twice
  *
+ * Another process (the browser test) reaches it through POST /_fake/subscription (a new
+ * subscription) and GET /_fake/received.
+ *
  * The certificate is self-signed (openssl): pass `push.caEnv` to a spawned server
  * (NODE_EXTRA_CA_CERTS), or call `push.trustInProcess()` in the test process.
  */
@@ -107,7 +110,8 @@ function checkVapid(header: string | undefined, origin: string): { k: string; cl
   return { k, claims };
 }
 
-export async function startPushService(): Promise<PushService> {
+/** `port`: a fixed one (the end-to-end server's, so the browser test finds it); else any free one. */
+export async function startPushService(options: { port?: number } = {}): Promise<PushService> {
   const dir = mkdtempSync(join(tmpdir(), "push-service-"));
   const keyFile = join(dir, "key.pem");
   const caFile = join(dir, "cert.pem");
@@ -143,6 +147,15 @@ export async function startPushService(): Promise<PushService> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      // Control paths for a test in another process (tests/e2e/reminders.spec.ts).
+      if (req.url === "/_fake/subscription" && req.method === "POST") {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(service.subscription()));
+        return;
+      }
+      if (req.url === "/_fake/received" && req.method === "GET") {
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ received, refused }));
+        return;
+      }
       const id = req.url?.match(/^\/push\/([\w-]+)$/)?.[1] ?? "";
       const keys = subscriptions.get(id);
       if (req.method !== "POST" || !keys) {
@@ -180,12 +193,12 @@ export async function startPushService(): Promise<PushService> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   origin = `https://127.0.0.1:${port}`;
 
   const idOf = (sub: TestSubscription) => sub.endpoint.split("/").pop() as string;
-  return {
+  const service: PushService = {
     url: origin,
     caFile,
     caEnv: { NODE_EXTRA_CA_CERTS: caFile },
@@ -213,4 +226,5 @@ export async function startPushService(): Promise<PushService> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return service;
 }

@@ -1,0 +1,269 @@
+/**
+ * Reminders (issue 39): the times of each slot, the channels (push on this device, e-mail),
+ * the follow-up, a test reminder, and the devices that receive push. The browser's
+ * permission is asked only when the user turns push on.
+ */
+import { useCallback, useEffect, useId, useState } from "react";
+import { api, errorMessage } from "../../lib/api";
+import { isAppleMobile, pushSupported, refreshThisDevice, subscribeThisDevice } from "../../lib/push-client";
+import {
+  type FollowUpMinutes,
+  REMINDER_SLOTS,
+  type ReminderSettingsJson,
+  type ReminderSlot,
+} from "../../lib/reminders";
+import { notify } from "../../lib/toast";
+import { SettingsCard } from "./parts";
+
+const SLOT_LABELS: Record<ReminderSlot, string> = {
+  morning: "Morning",
+  afternoon: "Afternoon",
+  evening: "Evening",
+  bedtime: "Bedtime",
+};
+
+const FOLLOW_UP_LABELS: Record<FollowUpMinutes, string> = {
+  30: "After 30 min",
+  60: "After 1 h",
+  120: "After 2 h",
+  0: "Off",
+};
+
+const dateOnly = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(iso));
+
+export default function RemindersCard() {
+  const id = useId();
+  const [settings, setSettings] = useState<ReminderSettingsJson | null>(null);
+  const [times, setTimes] = useState<Record<ReminderSlot, string> | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [apple, setApple] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const loaded = await api.get<ReminderSettingsJson>("/api/reminders");
+      setSettings(loaded);
+      setTimes((current) => current ?? loaded.times);
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    setApple(isAppleMobile());
+    void load();
+    refreshThisDevice().catch(() => undefined);
+  }, [load]);
+
+  async function change(key: string, body: Partial<Omit<ReminderSettingsJson, "devices">>, done: string) {
+    setBusy(key);
+    try {
+      const saved = await api.put<ReminderSettingsJson>("/api/reminders", body);
+      setSettings(saved);
+      notify.success(done);
+    } catch (error) {
+      notify.error(errorMessage(error, "Failed to save your reminders"));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function togglePush(on: boolean) {
+    if (!on) return change("push", { push: false }, "Push reminders off");
+    setBusy("push");
+    try {
+      await subscribeThisDevice();
+    } catch (error) {
+      notify.error(errorMessage(error, "Could not turn on push notifications"));
+      setBusy(null);
+      return;
+    }
+    await change("push", { push: true }, "Push reminders on for this device");
+    await load();
+  }
+
+  async function sendTest() {
+    setBusy("test");
+    try {
+      const sent = await api.post<{ push: number; email: boolean }>("/api/reminders/test");
+      const parts = [
+        sent.push > 0 ? `a push to ${sent.push} ${sent.push === 1 ? "device" : "devices"}` : "",
+        sent.email ? "an e-mail" : "",
+      ];
+      notify.success(`Test reminder sent: ${parts.filter(Boolean).join(" and ") || "nothing reached"}`);
+      await load();
+    } catch (error) {
+      notify.error(errorMessage(error, "Failed to send a test reminder"));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function remove(device: ReminderSettingsJson["devices"][number]) {
+    setBusy(device.id);
+    try {
+      await api.delete(`/api/push/subscriptions/${encodeURIComponent(device.id)}`);
+      notify.success("Device removed");
+    } catch (error) {
+      notify.error(errorMessage(error, "Failed to remove that device"));
+    } finally {
+      setBusy(null);
+      await load();
+    }
+  }
+
+  return (
+    <SettingsCard
+      id={`${id}-reminders`}
+      title="Reminders"
+      description="One message per part of the day, listing what you have not ticked yet."
+    >
+      {failed && <p className="text-sm text-red-700">Could not load your reminders. Please reload the page.</p>}
+      {!settings && !failed && <p className="text-sm text-slate-600">Loading…</p>}
+      {settings && times && (
+        <div className="space-y-6">
+          <form
+            className="space-y-4"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void change("times", { times }, "Reminder times saved");
+            }}
+          >
+            <fieldset>
+              <legend className="font-medium text-slate-900">Times of day</legend>
+              <p className="text-sm text-slate-600">
+                In your time zone. Any time doses come with the Morning reminder; As needed never.
+              </p>
+              <div className="mt-3 grid grid-cols-1 gap-3 min-[400px]:grid-cols-2 sm:grid-cols-4">
+                {REMINDER_SLOTS.map((slot) => (
+                  <div key={slot} className="min-w-0">
+                    <label htmlFor={`${id}-${slot}`} className="field-label">
+                      {SLOT_LABELS[slot]}
+                    </label>
+                    <input
+                      id={`${id}-${slot}`}
+                      type="time"
+                      required
+                      className="field-input"
+                      value={times[slot]}
+                      onChange={(e) => setTimes({ ...times, [slot]: e.target.value })}
+                    />
+                  </div>
+                ))}
+              </div>
+            </fieldset>
+            <button type="submit" className="btn btn-outline" disabled={busy !== null}>
+              {busy === "times" ? "Saving..." : "Save times"}
+            </button>
+          </form>
+
+          <fieldset className="space-y-2">
+            <legend className="font-medium text-slate-900">Channels</legend>
+            <label className="flex items-center gap-3 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                className="size-5"
+                checked={settings.push}
+                disabled={busy !== null || (!settings.push && !pushSupported())}
+                onChange={(e) => void togglePush(e.target.checked)}
+              />
+              Push notifications on this device
+            </label>
+            <label className="flex items-center gap-3 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                className="size-5"
+                checked={settings.email}
+                disabled={busy !== null}
+                onChange={(e) =>
+                  void change(
+                    "email",
+                    { email: e.target.checked },
+                    e.target.checked ? "E-mail reminders on" : "E-mail reminders off",
+                  )
+                }
+              />
+              E-mail
+            </label>
+            {apple && (
+              <p className="text-sm text-slate-600">
+                On iPhone and iPad, push notifications need StackTrack on your Home Screen: tap Share, then Add to Home
+                Screen, and open it from there.
+              </p>
+            )}
+          </fieldset>
+
+          <div>
+            <label htmlFor={`${id}-follow-up`} className="field-label">
+              Remind me again if I haven't ticked them
+            </label>
+            <select
+              id={`${id}-follow-up`}
+              className="field-input sm:max-w-xs"
+              value={settings.followUpMinutes}
+              disabled={busy !== null}
+              onChange={(e) =>
+                void change(
+                  "follow-up",
+                  { followUpMinutes: Number(e.target.value) as FollowUpMinutes },
+                  "Follow-up saved",
+                )
+              }
+            >
+              {([30, 60, 120, 0] as const).map((minutes) => (
+                <option key={minutes} value={minutes}>
+                  {FOLLOW_UP_LABELS[minutes]}
+                </option>
+              ))}
+            </select>
+          </div>
+
+          <div>
+            <button
+              type="button"
+              className="btn btn-outline"
+              disabled={busy !== null || (!settings.push && !settings.email)}
+              onClick={() => void sendTest()}
+            >
+              {busy === "test" ? "Sending..." : "Send a test reminder"}
+            </button>
+          </div>
+
+          <div>
+            <h3 className="font-medium text-slate-900">Devices that receive push</h3>
+            {settings.devices.length === 0 ? (
+              <p className="text-sm text-slate-600">None yet.</p>
+            ) : (
+              <ul
+                className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200"
+                aria-label="Devices that receive push"
+              >
+                {settings.devices.map((device) => (
+                  <li key={device.id} className="flex flex-wrap items-center justify-between gap-3 p-3 sm:p-4">
+                    <div className="min-w-0">
+                      <p className="font-medium text-slate-900">{device.label}</p>
+                      <p className="text-sm text-slate-600">
+                        Added {dateOnly(device.createdAt)} · Last used{" "}
+                        {device.lastUsedAt ? dateOnly(device.lastUsedAt) : "never"}
+                      </p>
+                    </div>
+                    <button
+                      type="button"
+                      className="btn btn-outline btn-sm"
+                      aria-label={`Remove ${device.label}, added ${dateOnly(device.createdAt)}`}
+                      disabled={busy !== null}
+                      onClick={() => void remove(device)}
+                    >
+                      Remove
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </div>
+      )}
+    </SettingsCard>
+  );
+}

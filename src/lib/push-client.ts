@@ -1,0 +1,64 @@
+/**
+ * The browser's side of reminders by push (issue 39): the service worker (/sw.js), the
+ * permission, and this device's subscription sent to the server. Used by the dashboard
+ * (re-sends the subscription on each load: endpoints rotate) and the settings' Reminders card.
+ */
+import { api } from "./api";
+
+export const SERVICE_WORKER_URL = "/sw.js";
+
+export function pushSupported(): boolean {
+  return (
+    typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window
+  );
+}
+
+/** iPhone and iPad (iPadOS says Macintosh, with touch): push needs the app on the Home Screen. */
+export function isAppleMobile(): boolean {
+  if (typeof navigator === "undefined") return false;
+  return (
+    /iPhone|iPad|iPod/.test(navigator.userAgent) ||
+    (/Macintosh/.test(navigator.userAgent) && navigator.maxTouchPoints > 1)
+  );
+}
+
+export function registerWorker(): Promise<ServiceWorkerRegistration> {
+  return navigator.serviceWorker.register(SERVICE_WORKER_URL, { updateViaCache: "none" });
+}
+
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const base64 = base64url
+    .replace(/-/g, "+")
+    .replace(/_/g, "/")
+    .padEnd(Math.ceil(base64url.length / 4) * 4, "=");
+  const raw = atob(base64);
+  const bytes = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * Asks the browser's permission (only when the user clicked), subscribes with the server's
+ * VAPID key, and stores the subscription. Throws a message for the user when it cannot.
+ */
+export async function subscribeThisDevice(): Promise<{ id: string }> {
+  if (!pushSupported()) throw new Error("This browser cannot receive push notifications");
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") throw new Error("Notifications are blocked for this site in your browser");
+  const registration = await registerWorker();
+  await navigator.serviceWorker.ready;
+  const { publicKey } = await api.get<{ publicKey: string }>("/api/push/key");
+  const subscription =
+    (await registration.pushManager.getSubscription()) ??
+    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+  return api.post<{ id: string }>("/api/push/subscriptions", subscription.toJSON());
+}
+
+/** On each dashboard or settings load: the worker registered, and an existing subscription re-sent. */
+export async function refreshThisDevice(): Promise<void> {
+  if (!pushSupported()) return;
+  const registration = await registerWorker();
+  if (Notification.permission !== "granted") return;
+  const subscription = await registration.pushManager.getSubscription();
+  if (subscription) await api.post("/api/push/subscriptions", subscription.toJSON());
+}

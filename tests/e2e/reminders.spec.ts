@@ -1,0 +1,141 @@
+/**
+ * Reminders in the browser (issue 39): turn push on in Chromium (the permission granted by the
+ * test), send a test reminder and see it arrive, decrypted, at the local push service
+ * (tests/fakes/push-service.ts, started by start-server.ts), and the device stored and listed;
+ * turn e-mail on and unsubscribe through the one-click POST; the card at 320, 360 and 1280 px
+ * with a 50-character username; axe.
+ *
+ * Chromium here has no push service of its own (no Google keys), so `pushManager.subscribe`
+ * is replaced in the page by one that hands out a subscription of the local push service; the
+ * service worker, the permission, the page, the API and the delivery are the real ones.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
+import { parseConfig } from "../../api/config";
+import { unsubscribeUrl } from "../../api/reminders/unsubscribe";
+import type { ReminderSettingsJson } from "../../src/lib/reminders";
+import { expectToast, gotoHydrated } from "../support/e2e-ui";
+import { apiCall, signUpWithApi } from "../support/e2e-users";
+import { expectNoA11yViolations } from "./support";
+
+const PUSH_PORT = Number(process.env.E2E_PUSH_PORT ?? Number(process.env.E2E_PORT ?? 4329) + 11);
+const PUSH_URL = `https://127.0.0.1:${PUSH_PORT}`;
+const SCREENSHOTS = process.env.RESPONSIVE_SCREENSHOTS;
+
+let pushService: APIRequestContext;
+test.beforeAll(async () => {
+  pushService = await request.newContext({ ignoreHTTPSErrors: true });
+});
+test.afterAll(async () => pushService?.dispose());
+
+const received = async () =>
+  (
+    (await (await pushService.get(`${PUSH_URL}/_fake/received`)).json()) as {
+      received: { subscription: string; payload: { title: string } }[];
+    }
+  ).received;
+
+/** The browser's PushManager hands out a subscription of the local push service. */
+async function stubPushManager(page: Page) {
+  const subscription = await (await pushService.post(`${PUSH_URL}/_fake/subscription`)).json();
+  await page.addInitScript((sub) => {
+    let current: unknown = null;
+    const make = () => ({ endpoint: sub.endpoint, toJSON: () => sub, unsubscribe: async () => true });
+    PushManager.prototype.subscribe = async () => {
+      current = make();
+      return current as PushSubscription;
+    };
+    PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
+  }, subscription);
+  return subscription as { endpoint: string };
+}
+
+test.describe("reminders", () => {
+  // Notifications allowed for the app, as a user's click on the browser's prompt does.
+  test.beforeEach(async ({ context, baseURL }) => {
+    await context.grantPermissions(["notifications"], { origin: new URL(baseURL as string).origin });
+  });
+
+  test("push on, a test reminder delivered, the device listed; e-mail on, then one-click unsubscribe", async ({
+    page,
+    baseURL,
+  }) => {
+    const base = baseURL as string;
+    const username = `r${"x".repeat(45)}${Math.floor(Math.random() * 9000 + 1000)}`;
+    await signUpWithApi(page.request, base, { username });
+    const sub = await stubPushManager(page);
+    await gotoHydrated(page, "/settings");
+    const card = page.locator("section", { has: page.getByRole("heading", { level: 2, name: "Reminders" }) });
+    await expect(card.getByLabel("Morning")).toHaveValue("08:00");
+    await expect(card.getByLabel("Remind me again if I haven't ticked them")).toHaveValue("60");
+
+    await card.getByLabel("Push notifications on this device").click();
+    await expectToast(page, "Push reminders on for this device");
+    await expect(card.getByRole("list", { name: "Devices that receive push" })).toContainText("Chrome on Windows");
+    const registered = await page.evaluate(
+      async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL ?? null,
+    );
+    expect(registered).toMatch(/\/sw\.js$/);
+    const stored = await apiCall<ReminderSettingsJson>(page, base, "GET", "/api/reminders");
+    expect(stored.push).toBe(true);
+    expect(stored.devices.map((d) => d.label)).toEqual(["Chrome on Windows"]); // the Desktop Chrome profile
+
+    const id = sub.endpoint.split("/").pop();
+    const before = (await received()).filter((r) => r.subscription === id).length;
+    await card.getByRole("button", { name: "Send a test reminder" }).click();
+    await expectToast(page, "Test reminder sent: a push to 1 device");
+    const after = (await received()).filter((r) => r.subscription === id);
+    expect(after.length).toBe(before + 1);
+    expect(after.at(-1)?.payload.title).toBe("Test reminder");
+
+    await card.getByLabel("E-mail").click();
+    await expectToast(page, "E-mail reminders on");
+    expect((await apiCall<ReminderSettingsJson>(page, base, "GET", "/api/reminders")).email).toBe(true);
+
+    // The e-mail's List-Unsubscribe link (signed for this user): GET shows a button, one POST turns e-mail off.
+    const me = await apiCall<{ id: string }>(page, base, "GET", "/api/auth/user");
+    const link = unsubscribeUrl(parseConfig({ PUBLIC_ORIGIN: base }), me.id);
+    await page.goto(link);
+    await expect(page.getByRole("heading", { level: 1, name: "Stop e-mail reminders?" })).toBeVisible();
+    expect((await apiCall<ReminderSettingsJson>(page, base, "GET", "/api/reminders")).email).toBe(true);
+    const mailer = await request.newContext();
+    const oneClick = await mailer.post(link, {
+      form: { "List-Unsubscribe": "One-Click" },
+      headers: { Origin: "https://mail.example" },
+    });
+    expect(oneClick.status()).toBe(200);
+    await mailer.dispose();
+    const now = await apiCall<ReminderSettingsJson>(page, base, "GET", "/api/reminders");
+    expect(now).toMatchObject({ email: false, push: true });
+    await gotoHydrated(page, "/settings");
+    await expect(card.getByLabel("E-mail")).not.toBeChecked();
+    await expect(card.getByLabel("Push notifications on this device")).toBeChecked();
+
+    // The card with a device, push on and e-mail off: every width, and axe.
+    if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+    for (const width of [320, 360, 1280]) {
+      await page.setViewportSize({ width, height: width === 1280 ? 900 : 740 });
+      await card.scrollIntoViewIfNeeded();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
+      if (SCREENSHOTS) await card.screenshot({ path: join(SCREENSHOTS, `reminders-card-${width}.png`) });
+    }
+    await expectNoA11yViolations(page);
+  });
+
+  test("the dashboard registers the worker and re-sends the subscription; the landing page has none", async ({
+    page,
+    baseURL,
+  }) => {
+    const base = baseURL as string;
+    await page.goto("/");
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+    await signUpWithApi(page.request, base);
+    await gotoHydrated(page, "/dashboard");
+    await expect(page.locator("#today")).toHaveCount(1);
+    await expect
+      .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL ?? ""))
+      .toMatch(/\/sw\.js$/);
+  });
+});

@@ -154,6 +154,30 @@ describe("parseConfig", () => {
     }
   });
 
+  test.each([
+    [{ VAPID_PUBLIC_KEY: "B".repeat(87) }, "VAPID_PRIVATE_KEY must be set together with VAPID_PUBLIC_KEY"],
+    [{ VAPID_PUBLIC_KEY: "B".repeat(86), VAPID_PRIVATE_KEY: "a".repeat(43) }, "VAPID_PUBLIC_KEY must be a base64url"],
+    [{ VAPID_PUBLIC_KEY: "B".repeat(87), VAPID_PRIVATE_KEY: "a=".repeat(22) }, "VAPID_PRIVATE_KEY must be a base64url"],
+    [{ VAPID_SUBJECT: "admin@example.com" }, "VAPID_SUBJECT must be a mailto: or https: URL"],
+    [{ REMINDER_TICK_MS: "-1" }, "REMINDER_TICK_MS"],
+    [
+      { NODE_ENV: "production", BETTER_AUTH_SECRET: "x".repeat(40), TEST_CLOCK_FILE: "/tmp/clock" },
+      "TEST_CLOCK_FILE is for tests only",
+    ],
+  ])("reminders (issue 39): %j is refused: %s", (source, message) => {
+    expect(problems(source).join("\n")).toContain(message);
+  });
+
+  test("reminders: a VAPID pair and a subject are taken; the tick is 5 s by default", () => {
+    const config = parseConfig({
+      VAPID_PUBLIC_KEY: "B".repeat(87),
+      VAPID_PRIVATE_KEY: "a".repeat(43),
+      VAPID_SUBJECT: "mailto:admin@example.com",
+    });
+    expect(config.VAPID_SUBJECT).toBe("mailto:admin@example.com");
+    expect(config.REMINDER_TICK_MS).toBe(5000);
+  });
+
   test("the error message lists every problem", () => {
     const error = (() => {
       try {

@@ -81,3 +81,12 @@ export async function exportReminders(db: Db, userId: string) {
     devices: devices.map(({ label, createdAt, lastUsedAt }) => ({ label, createdAt, lastUsedAt })),
   };
 }
+
+/** Whether any reminder channel is on (the dashboard links to the settings when none is). */
+export async function remindersOn(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ email: reminderSettings.email, push: reminderSettings.push })
+    .from(reminderSettings)
+    .where(eq(reminderSettings.userId, userId));
+  return Boolean(row && (row.email || row.push));
+}

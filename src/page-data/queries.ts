@@ -7,6 +7,7 @@ import type { Config } from "../../api/config";
 import { getContext } from "../../api/context";
 import { type FoundProfile, findPublicProfile } from "../../api/queries/profile";
 import { listSupplements } from "../../api/queries/supplements";
+import { remindersOn } from "../../api/reminders/settings";
 import type { CurrentUser, Supplement } from "../lib/types";
 
 /** The server's configuration (origin, which sign-in providers and payments are on). */
@@ -28,4 +29,9 @@ export async function publicProfile(name: string): Promise<FoundProfile | null> 
 /** Whether the user can sign in with a password (/settings: 'Set a password' when not). */
 export async function userHasPassword(userId: string): Promise<boolean> {
   return hasPassword((await getContext()).database.db, userId);
+}
+
+/** Whether the user gets reminders (issue 39: the dashboard's Today links to them when not). */
+export async function userHasReminders(userId: string): Promise<boolean> {
+  return remindersOn((await getContext()).database.db, userId);
 }

@@ -134,8 +134,13 @@ test.describe("reminders", () => {
     await signUpWithApi(page.request, base);
     await gotoHydrated(page, "/dashboard");
     await expect(page.locator("#today")).toHaveCount(1);
+    const link = page.getByRole("link", { name: "Turn on reminders" });
+    await expect(link).toHaveAttribute("href", "/settings#reminders");
     await expect
       .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.scriptURL ?? ""))
       .toMatch(/\/sw\.js$/);
+    await apiCall(page, base, "PUT", "/api/reminders", { email: true });
+    await gotoHydrated(page, "/dashboard");
+    await expect(page.getByRole("link", { name: "Turn on reminders" })).toHaveCount(0);
   });
 });

@@ -28,7 +28,6 @@ import { profileRoutes } from "./profile";
 import { pushRoutes } from "./push";
 import { reminderRoutes } from "./reminders/routes";
 import { UNSUBSCRIBE_PATH } from "./reminders/unsubscribe";
-import { startReminderWorker } from "./reminders/worker";
 import { isCrossOriginWrite } from "./security";
 import { cardRoutes } from "./sharing/card";
 import { qrRoutes } from "./sharing/qr";
@@ -123,7 +122,6 @@ const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook", UNSUBSCRIBE_PATH]);
 
 export function createApp(ctx: AppContext) {
   const app = new Hono<AppEnv>();
-  startReminderWorker(ctx); // issue 39: once per context, every REMINDER_TICK_MS (0: off)
 
   app.use(async (c, next) => {
     c.set("ctx", ctx);

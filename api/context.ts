@@ -9,6 +9,7 @@ import { Caches, CHANGES_CHANNEL } from "./cache";
 import { clockFromFile } from "./clock";
 import { ConfigError, parseConfig } from "./config";
 import { log, setLogLevel } from "./log";
+import { startReminderWorker } from "./reminders/worker";
 import type { AppContext } from "./types";
 
 export type { AppContext } from "./types";
@@ -66,7 +67,9 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
     (payload) => caches.applyNotification(payload),
     () => caches.clear(),
   );
-  return { config, database, auth: createAuth(config, database, caches), caches };
+  const ctx: AppContext = { config, database, auth: createAuth(config, database, caches), caches };
+  startReminderWorker(ctx); // issue 39: this instance's reminder rounds, every REMINDER_TICK_MS (0: off)
+  return ctx;
 }
 
 export { ConfigError };

@@ -126,6 +126,8 @@ export async function recordPushOutcomes(db: Db, used: string[], gone: string[])
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export const pushRoutes = new Hono<AppEnv>()
   .get("/push/key", async (c) => {
     const { publicKey } = await vapidOf(c.get("ctx"));
@@ -165,6 +167,7 @@ export const pushRoutes = new Hono<AppEnv>()
   .delete("/push/subscriptions/:id", async (c) => {
     const user = await requireUser(c);
     const id = c.req.param("id");
+    if (!UUID.test(id)) throw notFound("Device not found");
     const deleted = await c
       .get("ctx")
       .database.db.delete(pushSubscriptions)

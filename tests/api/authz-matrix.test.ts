@@ -141,6 +141,20 @@ async function newSupplement(owner: Account): Promise<number> {
   return ((await res.json()) as { id: number }).id;
 }
 
+/** A push subscription of `owner` (a made-up endpoint: nothing is sent to it). */
+async function newPushSubscription(owner: Account): Promise<string> {
+  const res = await http("/api/push/subscriptions", {
+    method: "POST",
+    cookie: owner.cookie,
+    body: {
+      endpoint: `https://push.example/${crypto.randomUUID()}`,
+      keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) },
+    },
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { id: string }).id;
+}
+
 async function ownIds(owner: Account): Promise<number[]> {
   const res = await http("/api/supplements", { cookie: owner.cookie });
   return ((await res.json()) as { id: number }[]).map((s) => s.id);
@@ -307,6 +321,59 @@ const ROWS: Row[] = [
       method: "DELETE",
       path: `/api/intakes/${dateIn(null, new Date())}/${await newSupplement(target(p))}/anytime`,
     }),
+    expect: { out: 401, other: 404, free: 204, premium: 204, noname: 204 },
+  },
+  // Reminders (issue 39): the signed-in user's own; the unsubscribe link needs its signature.
+  { route: "GET /api/reminders", call: () => ({ method: "GET", path: "/api/reminders" }), expect: signedIn(401, 200) },
+  {
+    route: "PUT /api/reminders",
+    call: () => ({ method: "PUT", path: "/api/reminders", body: { followUpMinutes: 30 } }),
+    expect: signedIn(401, 200),
+  },
+  {
+    route: "POST /api/reminders/test",
+    what: "no channel on: refused before anything is sent",
+    call: () => ({ method: "POST", path: "/api/reminders/test", body: {} }),
+    expect: signedIn(401, 400),
+  },
+  {
+    route: "GET /api/reminders/unsubscribe",
+    what: "a forged link",
+    call: () => ({ method: "GET", path: `/api/reminders/unsubscribe?u=${accounts.free.id}&t=${"A".repeat(43)}` }),
+    expect: all(400),
+  },
+  {
+    route: "POST /api/reminders/unsubscribe",
+    what: "a forged link",
+    call: () => ({
+      method: "POST",
+      path: `/api/reminders/unsubscribe?u=${accounts.free.id}&t=${"A".repeat(43)}`,
+      body: "List-Unsubscribe=One-Click",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    }),
+    expect: all(400),
+  },
+  {
+    route: "GET /api/push/key",
+    what: "the VAPID public key",
+    call: () => ({ method: "GET", path: "/api/push/key" }),
+    expect: all(200),
+  },
+  {
+    route: "POST /api/push/subscriptions",
+    call: () => ({
+      method: "POST",
+      path: "/api/push/subscriptions",
+      body: {
+        endpoint: `https://push.example/${crypto.randomUUID()}`,
+        keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) },
+      },
+    }),
+    expect: signedIn(401, 201),
+  },
+  {
+    route: "DELETE /api/push/subscriptions/:id",
+    call: async (p) => ({ method: "DELETE", path: `/api/push/subscriptions/${await newPushSubscription(target(p))}` }),
     expect: { out: 401, other: 404, free: 204, premium: 204, noname: 204 },
   },
   {
@@ -785,7 +852,9 @@ describe.skipIf(skipWithoutBuild("authz-matrix.test.ts: authorization matrix (bu
             !(res.status >= 300 && res.status < 400) &&
             call.method !== "HEAD"
           ) {
-            expect(res.headers.get("content-type") ?? "", where).toContain("application/json");
+            // Issue 39: the e-mail's unsubscribe link is opened by people (and mail providers): a page.
+            const page = call.path.startsWith("/api/reminders/unsubscribe");
+            expect(res.headers.get("content-type") ?? "", where).toContain(page ? "text/html" : "application/json");
           }
           // Nothing private of an owner reaches anyone else.
           for (const owner of ["free", "premium"] as const) {

@@ -14,6 +14,7 @@ import type { AppContext } from "../../api/context";
 import { SURROGATE_MESSAGE } from "../../api/http";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../src/lib/account";
 import { QUANTITY_TYPES } from "../../src/lib/constants";
+import { pushSubscriptionSchema, reminderSettingsSchema } from "../../src/lib/reminders";
 import { profileUpdateSchema, reorderSchema, supplementInputSchema } from "../../src/lib/validation";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
@@ -307,6 +308,11 @@ const FUZZED: Record<string, string> = {
   "PUT /api/intakes/:date/:supplementId/:time": "dates, ids, times and status bodies, below",
   "DELETE /api/intakes/:date/:supplementId/:time": "dates, ids and times, below",
   "PUT /api/intakes/:date": "Take all: dates and dose lists, below",
+  "PUT /api/reminders": "reminder settings bodies, below",
+  "POST /api/reminders/test": "no body read; needs a channel, 5 an hour (reminders.test.ts)",
+  "POST /api/reminders/unsubscribe": "no body read; a signed query, HTML answers (reminders.test.ts)",
+  "POST /api/push/subscriptions": "push subscription bodies, below",
+  "DELETE /api/push/subscriptions/:id": "path ids, below",
 };
 
 describe("coverage", () => {
@@ -687,6 +693,37 @@ describe("JSON endpoints under fast-check", () => {
       doses: fc.oneof(fc.array(doseItem, { maxLength: 4 }), anyString),
     });
     await fuzz(fc.asyncProperty(date, body, (d, b) => checkCase("PUT", `/api/intakes/${d}`, b, owner.cookie)));
+
+  // Issue 39: reminder settings and push subscriptions; anything not valid is a 400 writing nothing.
+  test(`PUT /api/reminders (${RUNS} cases)`, async () => {
+    const time = fc.oneof(fc.constantFrom("08:00", "23:59", "00:00", "24:00", "8:00"), anyString);
+    const body = bodyFor({
+      times: fc.oneof(fc.record({ morning: time, bedtime: time }, { requiredKeys: [] }), jsonish),
+      email: fc.oneof(fc.boolean(), jsonish),
+      push: fc.oneof(fc.boolean(), jsonish),
+      followUpMinutes: fc.oneof(fc.constantFrom(0, 30, 60, 120, 45, -1), jsonish),
+    });
+    await fuzz(
+      fc.asyncProperty(body, (b) => checkCase("PUT", "/api/reminders", b, owner.cookie, reminderSettingsSchema)),
+    );
+  }, 600_000);
+
+  test(`POST /api/push/subscriptions and DELETE /api/push/subscriptions/:id (${RUNS} cases)`, async () => {
+    const key = (n: number) => fc.string({ unit: fc.constantFrom(..."AZaz09-_"), minLength: n, maxLength: n });
+    const body = bodyFor({
+      endpoint: fc.oneof(fc.constantFrom("https://push.example/a", "http://push.example/a", ""), anyString),
+      keys: fc.oneof(fc.record({ p256dh: fc.oneof(key(87), anyString), auth: fc.oneof(key(22), anyString) }), jsonish),
+    });
+    await fuzz(
+      fc.asyncProperty(body, (b) =>
+        checkCase("POST", "/api/push/subscriptions", b, owner.cookie, pushSubscriptionSchema),
+      ),
+    );
+    await fuzz(
+      fc.asyncProperty(pathId(), async (id) => {
+        await checkCase("DELETE", `/api/push/subscriptions/${id}`, "", owner.cookie);
+      }),
+    );
   }, 600_000);
 
   test(`billing POSTs ignore whatever body they get (${RUNS} cases)`, async () => {

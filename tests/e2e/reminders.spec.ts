@@ -16,7 +16,7 @@ import { parseConfig } from "../../api/config";
 import { unsubscribeUrl } from "../../api/reminders/unsubscribe";
 import type { ReminderSettingsJson } from "../../src/lib/reminders";
 import { expectToast, gotoHydrated } from "../support/e2e-ui";
-import { apiCall, signUpWithApi } from "../support/e2e-users";
+import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
 import { expectNoA11yViolations } from "./support";
 
 const PUSH_PORT = Number(process.env.E2E_PUSH_PORT ?? Number(process.env.E2E_PORT ?? 4329) + 11);
@@ -142,5 +142,77 @@ test.describe("reminders", () => {
     await apiCall(page, base, "PUT", "/api/reminders", { email: true });
     await gotoHydrated(page, "/dashboard");
     await expect(page.getByRole("link", { name: "Turn on reminders" })).toHaveCount(0);
+  });
+
+  test("the worker shows a pushed reminder with 'Mark all taken', which ticks the slot with the user's cookie", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const base = baseURL as string;
+    await signUpWithApi(page.request, base);
+    const [id] = await addSupplements(page, base, [{ name: "Vitamin D3" }]); // Any time: with Morning
+    await gotoHydrated(page, "/dashboard");
+    await expect
+      .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.active?.state ?? ""))
+      .toBe("activated");
+    const worker = context.serviceWorkers().find((w) => w.url().endsWith("/sw.js"));
+    if (!worker) throw new Error("no service worker");
+    const date = new Date().toISOString().slice(0, 10); // the user's today: no zone set, UTC
+    const payload = {
+      title: "Morning: 1 supplement",
+      body: "Vitamin D3",
+      url: "/dashboard#today",
+      tag: `morning-${date.replaceAll("-", "")}`,
+      date,
+      doses: [{ supplementId: id, time: "anytime" }],
+    };
+    // What the worker shows is recorded (headless Chromium closes notifications at once).
+    await worker.evaluate(() => {
+      const scope = self as unknown as { registration: ServiceWorkerRegistration; shown: unknown[] };
+      const show = scope.registration.showNotification.bind(scope.registration);
+      scope.shown = [];
+      scope.registration.showNotification = (title, options = {}) => {
+        const actions = (options as { actions?: { action: string; title: string }[] }).actions ?? [];
+        scope.shown.push({
+          title,
+          body: options.body,
+          tag: options.tag,
+          actions: actions.map((a) => `${a.action}: ${a.title}`),
+        });
+        return show(title, options);
+      };
+    });
+    // A real push event, as the browser's push service would deliver it (DevTools protocol).
+    const cdp = await context.newCDPSession(page);
+    const registrationId = new Promise<string>((resolve) =>
+      cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
+        const found = registrations.find((r: { scopeURL: string }) => r.scopeURL.startsWith(base));
+        if (found) resolve(found.registrationId);
+      }),
+    );
+    await cdp.send("ServiceWorker.enable");
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: new URL(base).origin,
+      registrationId: await registrationId,
+      data: JSON.stringify(payload),
+    });
+    await expect
+      .poll(() => worker.evaluate(() => (self as unknown as { shown: unknown[] }).shown))
+      .toEqual([
+        { title: "Morning: 1 supplement", body: "Vitamin D3", tag: payload.tag, actions: ["take: Mark all taken"] },
+      ]);
+    // 'Mark all taken' (the click handler's own function, run in the worker): the dose is ticked.
+    await worker.evaluate(
+      (data) => (self as unknown as { markAllTaken(d: unknown): Promise<void> }).markAllTaken(data),
+      payload,
+    );
+    const today = await apiCall<{ doses: { supplementId: number; status: string | null }[] }>(
+      page,
+      base,
+      "GET",
+      "/api/today",
+    );
+    expect(today.doses.find((d) => d.supplementId === id)?.status).toBe("taken");
   });
 });

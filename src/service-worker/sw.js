@@ -1,5 +1,5 @@
 /*
- * StackTrack's service worker (issue 39): reminders by Web Push. Registered from the
+ * StackTrack's service worker (issue 39), served at /sw.js by src/pages/sw.js.ts. Registered from the
  * dashboard and settings only. `push` always shows a notification; its `Mark all taken`
  * action ticks the slot's doses through the API with the user's cookie, and on any failure
  * opens the dashboard's Today instead. A new deploy's worker takes over on the next load.

@@ -376,6 +376,26 @@ describe("delivery", () => {
     expect(pushesTo(sub).length).toBe(1);
   });
 
+  test("a sender that dies after claiming: its lease runs out and another sends the reminder, once", async () => {
+    const move = freezeClock("2026-06-01T05:00:00Z");
+    const { sub } = await morningUser("Europe/Berlin", { email: false, followUpMinutes: 0 });
+    move("2026-06-01T06:00:00Z");
+    const { claimReminders, planReminders } = await import("../../api/reminders/outbox");
+    const db = api.ctx.database.db;
+    await planReminders(db, new Date("2026-06-01T06:00:00Z"));
+    const crashed = await claimReminders(db, new Date("2026-06-01T06:00:00Z")); // ...and never marks
+    expect(crashed.rows.length).toBeGreaterThan(0);
+    move("2026-06-01T06:00:59Z"); // the lease (60 s) still holds: nobody else takes it
+    await round();
+    expect(pushesTo(sub)).toEqual([]);
+    move("2026-06-01T06:01:00Z");
+    await round();
+    expect(pushesTo(sub).length).toBe(1);
+    move("2026-06-01T06:05:00Z");
+    await round();
+    expect(pushesTo(sub).length).toBe(1);
+  });
+
   test("after 20 minutes of failures the reminder is given up", async () => {
     const move = freezeClock("2026-06-01T05:00:00Z");
     const { user, sub } = await morningUser("Europe/Berlin", { email: false, followUpMinutes: 0 });

@@ -10,23 +10,35 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import { openDatabase } from "../db/client";
+import { users } from "../db/schema";
 import { startPushService } from "../tests/fakes/push-service";
 import { startInstance } from "../tests/support/instances";
 import { postgresDatabase } from "../tests/support/pg-cluster";
 import { seedReminderUsers } from "../tests/support/reminder-users";
+import { runWrk, type WrkResult } from "./wrk";
 
 const USERS = Number(process.argv[2] ?? 10_000);
 const EIGHT = Date.parse("2026-06-01T08:00:00Z");
 
-async function run(instanceCount: number): Promise<{ seconds: number; duplicates: number; summary: string }> {
+const PAGE = "benchreminders";
+const wrkPage = (url: string) =>
+  runWrk({ url: `${url}/${PAGE}`, script: "bench/lua/report.lua", seconds: 8, connections: 50, threads: 1 });
+const figures = (r: WrkResult) =>
+  `${Math.round(r.rps)} req/s, p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms, ${r.errorCount} errors`;
+
+async function run(
+  instanceCount: number,
+  withPage: boolean,
+): Promise<{ seconds: number; duplicates: number; summary: string; page?: string }> {
   const pg = await postgresDatabase();
   const push = await startPushService();
   const clockFile = join(tmpdir(), `reminder-bench-clock-${crypto.randomUUID()}`);
   writeFileSync(clockFile, String(EIGHT - 60_000));
   const direct = await openDatabase({ url: pg.url, dataDir: ":memory:", poolSize: 4 });
   try {
-    const users = await seedReminderUsers(direct.db, {
+    const seeded = await seedReminderUsers(direct.db, {
       count: USERS,
       zones: ["UTC"],
       since: new Date(EIGHT - 3_600_000),
@@ -42,19 +54,29 @@ async function run(instanceCount: number): Promise<{ seconds: number; duplicates
       REMINDER_TICK_MS: "1000",
       ...push.caEnv,
     };
+    // One of them has a public page: its figures idle and while the reminders go out.
+    await direct.db
+      .update(users)
+      .set({ username: PAGE })
+      .where(eq(users.id, seeded[0]?.id ?? ""));
     const instances = await Promise.all(Array.from({ length: instanceCount }, () => startInstance(env)));
     try {
+      const idle = withPage ? await wrkPage(instances[0]?.url ?? "") : undefined;
       const started = Date.now();
       const clock = setInterval(() => writeFileSync(clockFile, String(EIGHT + (Date.now() - started))), 50);
       writeFileSync(clockFile, String(EIGHT));
-      while (push.received.length < users.length && Date.now() - started < 300_000) await Bun.sleep(50);
+      const during = withPage ? wrkPage(instances[0]?.url ?? "") : undefined;
+      while (push.received.length < seeded.length && Date.now() - started < 300_000) await Bun.sleep(50);
       const seconds = (Date.now() - started) / 1000;
       await Bun.sleep(3000); // a duplicate would arrive now
       clearInterval(clock);
       const seen = new Set(push.received.map((p) => p.subscription));
+      const page =
+        idle && during ? `public page idle: ${figures(idle)}; during delivery: ${figures(await during)}` : undefined;
       return {
         seconds,
         duplicates: push.received.length - seen.size,
+        page,
         summary: `${push.received.length} pushes, ${seen.size} distinct, ${push.refused.length} refused`,
       };
     } finally {
@@ -69,8 +91,9 @@ async function run(instanceCount: number): Promise<{ seconds: number; duplicates
 }
 
 for (const n of [1, 2]) {
-  const result = await run(n);
+  const result = await run(n, n === 1);
   console.log(
     `${USERS} users due at 08:00, ${n} instance${n === 1 ? "" : "s"}: all delivered in ${result.seconds.toFixed(1)} s (${result.summary}; duplicates ${result.duplicates})`,
   );
+  if (result.page) console.log(`  ${result.page}`);
 }

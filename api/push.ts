@@ -11,7 +11,7 @@ import { Hono } from "hono";
 import webpush from "web-push";
 import type { Db } from "../db/client";
 import { appKeys, pushSubscriptions } from "../db/schema";
-import { pushSubscriptionSchema } from "../src/lib/reminders";
+import { MAX_PUSH_DEVICES, pushSubscriptionSchema } from "../src/lib/reminders";
 import { deviceName } from "../src/lib/user-agent";
 import { now } from "./clock";
 import type { Config } from "./config";
@@ -162,6 +162,9 @@ export const pushRoutes = new Hono<AppEnv>()
       })
       .returning({ id: pushSubscriptions.id });
     if (!row) throw new Error("upsert returned no row");
+    // Bounded work per user: only the newest MAX_PUSH_DEVICES stay.
+    await db.execute(sql`delete from ${pushSubscriptions} where user_id = ${user.id} and id not in (
+      select id from ${pushSubscriptions} where user_id = ${user.id} order by created_at desc, id limit ${MAX_PUSH_DEVICES})`);
     return c.json({ id: row.id }, 201);
   })
   .delete("/push/subscriptions/:id", async (c) => {

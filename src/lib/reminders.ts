@@ -23,6 +23,8 @@ export const DEFAULT_FOLLOW_UP: FollowUpMinutes = 60;
 export const LATE_LIMIT_MINUTES = 30;
 /** Failed deliveries are retried with back-off until this long after the due time. */
 export const RETRY_WINDOW_MINUTES = 20;
+/** Devices that receive a user's pushes; a newer one replaces the oldest beyond it. */
+export const MAX_PUSH_DEVICES = 20;
 /** Test reminders allowed per user and hour. */
 export const TEST_REMINDERS_PER_HOUR = 5;
 

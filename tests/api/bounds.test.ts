@@ -332,6 +332,15 @@ const FIXED: Record<string, string> = {
   "GET /api/account/sessions": "one user's live sessions (each expires; sign-ins are limited)",
   "POST /api/account/sessions/revoke-others": "one user's sessions",
   "DELETE /api/account/sessions/:id": "one session by id",
+  // Issue 39 (reminders.test.ts)
+  "GET /api/reminders": "one user's settings and at most MAX_PUSH_DEVICES devices",
+  "PUT /api/reminders": "one row",
+  "POST /api/reminders/test": "at most MAX_PUSH_DEVICES pushes and one mail; 5 an hour",
+  "GET /api/reminders/unsubscribe": "one HMAC check",
+  "POST /api/reminders/unsubscribe": "one HMAC check, one row",
+  "GET /api/push/key": "one key, loaded once",
+  "POST /api/push/subscriptions": "one row; the user keeps at most MAX_PUSH_DEVICES (oldest go)",
+  "DELETE /api/push/subscriptions/:id": "one row by id",
 };
 
 let api: TestApi;

@@ -181,6 +181,16 @@ describe("push key and subscriptions", () => {
     expect((await as(user, `/api/push/subscriptions/${first.id}`, { method: "DELETE" })).status).toBe(404);
   });
 
+  test("a user keeps at most 20 devices: a newer one replaces the oldest", async () => {
+    const user = await createUser(api);
+    const ids: string[] = [];
+    for (let i = 0; i < 22; i++) ids.push((await subscribe(user)).id);
+    const devices = ((await (await as(user, "/api/reminders")).json()) as ReminderSettingsJson).devices;
+    expect(devices.length).toBe(20);
+    expect(devices.map((d) => d.id)).toContain(ids[21] as string);
+    expect(devices.map((d) => d.id)).not.toContain(ids[0] as string);
+  });
+
   test.each([
     [{ endpoint: "http://push.example/x", keys: { p256dh: "A".repeat(87), auth: "B".repeat(22) } }],
     [{ endpoint: "https://push.example/x", keys: { p256dh: "short", auth: "B".repeat(22) } }],

@@ -637,6 +637,12 @@ const ROWS: Row[] = [
 
   // ---------------------------------------------------------------- pages
   {
+    route: "page sw.js.ts",
+    what: "the service worker (issue 39): the same script for everyone, nothing personal",
+    call: () => ({ method: "GET", path: "/sw.js" }),
+    expect: all({ status: 200, contains: "Mark all taken" }),
+  },
+  {
     route: "page index.astro",
     call: () => ({ method: "GET", path: "/" }),
     expect: {

@@ -52,5 +52,6 @@ process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGINT"));
 
 const code = await child.exited;
+await push.close();
 await database.drop().catch((error) => console.error("could not remove the test database:", error));
 process.exit(code);

@@ -17,16 +17,15 @@ import { startPushService } from "../tests/fakes/push-service";
 import { startInstance } from "../tests/support/instances";
 import { postgresDatabase } from "../tests/support/pg-cluster";
 import { seedReminderUsers } from "../tests/support/reminder-users";
-import { runWrk, type WrkResult } from "./wrk";
+import { runWrk, type WrkResult } from "./lib";
 
 const USERS = Number(process.argv[2] ?? 10_000);
 const EIGHT = Date.parse("2026-06-01T08:00:00Z");
 
 const PAGE = "benchreminders";
-const wrkPage = (url: string) =>
-  runWrk({ url: `${url}/${PAGE}`, script: "bench/lua/report.lua", seconds: 8, connections: 50, threads: 1 });
+const wrkPage = (url: string) => runWrk(`${url}/${PAGE}`, "bench/lua/report.lua", 8, 50);
 const figures = (r: WrkResult) =>
-  `${Math.round(r.rps)} req/s, p50 ${r.latencyMs.p50.toFixed(1)} ms, p99 ${r.latencyMs.p99.toFixed(1)} ms, ${r.errorCount} errors`;
+  `${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors`;
 
 async function run(
   instanceCount: number,

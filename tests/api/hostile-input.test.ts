@@ -693,6 +693,7 @@ describe("JSON endpoints under fast-check", () => {
       doses: fc.oneof(fc.array(doseItem, { maxLength: 4 }), anyString),
     });
     await fuzz(fc.asyncProperty(date, body, (d, b) => checkCase("PUT", `/api/intakes/${d}`, b, owner.cookie)));
+  }, 600_000);
 
   // Issue 39: reminder settings and push subscriptions; anything not valid is a 400 writing nothing.
   test(`PUT /api/reminders (${RUNS} cases)`, async () => {

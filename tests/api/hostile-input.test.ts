@@ -293,6 +293,7 @@ const FUZZED: Record<string, string> = {
   "PUT /api/supplements/:id": "supplement fields and path ids",
   "PUT /api/supplements/reorder": "id lists",
   "DELETE /api/supplements/:id": "path ids",
+  "POST /api/supplements/:id/restore": "path ids",
   "POST /api/auth/*": "sign-up, sign-in, update-user, change-password, reset requests",
   "POST /api/get-or-create-subscription": "ignored body",
   "POST /api/cancel-subscription": "ignored body",
@@ -518,12 +519,13 @@ describe("JSON endpoints under fast-check", () => {
     );
   }, 600_000);
 
-  test(`GET and DELETE /api/supplements/:id with hostile ids (${RUNS} cases)`, async () => {
+  test(`GET and DELETE /api/supplements/:id and POST …/restore with hostile ids (${RUNS} cases)`, async () => {
     // Only ids that are not the owner's: a real one would (rightly) be deleted.
     const foreignId = pathId().filter((id) => !ownIds.map(String).includes(id));
     await fuzz(
-      fc.asyncProperty(foreignId, fc.constantFrom("GET", "DELETE"), async (id, method) => {
-        await checkCase(method, `/api/supplements/${id}`, "", owner.cookie);
+      fc.asyncProperty(foreignId, fc.constantFrom("GET", "DELETE", "restore"), async (id, method) => {
+        if (method === "restore") await checkCase("POST", `/api/supplements/${id}/restore`, "", owner.cookie);
+        else await checkCase(method, `/api/supplements/${id}`, "", owner.cookie);
       }),
     );
   }, 600_000);

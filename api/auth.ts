@@ -242,7 +242,7 @@ export type Auth = ReturnType<typeof createAuth>;
  * better-auth verifies the cookie and reads the session from Postgres; the answer is then
  * remembered for SESSION_COOKIE_CACHE_SECONDS, so a signed-in request usually costs no
  * database round trip and no signature check. An ended session is forgotten by every
- * instance as soon as Postgres announces it (migration 0002), see README "Sign-in".
+ * instance as soon as Postgres announces it (migration 0002), see docs/features.md, "Sign-in".
  */
 export async function getSessionUser(
   ctx: { auth: Auth; database: Database; caches: Caches; config: Pick<Config, "SESSION_COOKIE_CACHE_SECONDS"> },

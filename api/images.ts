@@ -100,7 +100,7 @@ export const uploadRoutes = new Hono<AppEnv>().post("/upload/profile-image", asy
 
 /**
  * An image's id: the hash of its owner and its bytes. Two users who upload the same picture
- * get two rows, so neither can delete the other's (README, "Profile images"). Rows stored
+ * get two rows, so neither can delete the other's (docs/features.md, "Profile images"). Rows stored
  * before (migration 0004), keyed by the bytes alone, keep their ids and URLs.
  */
 export function imageId(userId: string, webp: Uint8Array): string {

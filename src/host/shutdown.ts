@@ -1,6 +1,6 @@
 /**
  * Shutdown that drains: how one instance leaves a load balancer without costing anyone a
- * request (the sequence is in README.md, "Stopping an instance").
+ * request (the sequence is in docs/deploy-notes.md, "Stopping an instance").
  *
  * 1. SIGTERM: the instance starts **draining**. `/api/health` answers 503 `{"status":
  *    "draining"}` at once, so the proxy's next active check takes the instance out of its

@@ -1,5 +1,5 @@
 /**
- * History's numbers from its days (README "Tracking"): pure, shared by the API and the
+ * History's numbers from its days (docs/tracking.md): pure, shared by the API and the
  * History card.
  * - A day is kept when it has a taken dose and nothing missed; a missed dose breaks a
  *   streak; any other day (nothing due, all skipped) is neutral. Today is kept only once

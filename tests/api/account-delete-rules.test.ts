@@ -3,7 +3,7 @@
  * HTTP on one API: who may, Stripe first for every subscription status that can still bill
  * (statuses × outcomes), Stripe's failures, what goes and what stays, and the username held
  * 30 days in every case. Small and fast on purpose: StrykerJS runs it once per mutant of the
- * deletion (TESTING.md), so it starts from a migrated PGlite copy. The whole flow, with the
+ * deletion (docs/mutation-testing.md), so it starts from a migrated PGlite copy. The whole flow, with the
  * subscribe flow and late webhooks, is in tests/api/account-delete.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";

@@ -3,7 +3,7 @@
  * order, which columns go where and which are withheld, only the user's own rows in every
  * section (clicks and daily counts seeded for two users), live sessions only, the period end
  * read from Stripe, and the CSV's quoting as a table. Small and fast on purpose: StrykerJS runs
- * it once per mutant of the export (TESTING.md), so it starts from a migrated PGlite copy and
+ * it once per mutant of the export (docs/mutation-testing.md), so it starts from a migrated PGlite copy and
  * seeds rows directly. The export end to end (download headers, every column compared with
  * the database) is in tests/api/account-export.test.ts.
  */

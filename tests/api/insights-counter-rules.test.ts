@@ -3,7 +3,7 @@
  * through GET /api/insights as the owner: a table of visitors (anonymous, another signed-in
  * member, the owner, a bot, a HEAD request) × kinds (a view of the public page, a click on a
  * 'View Product' link). Behaviour only, no counter internals, so the table holds whatever the
- * counter's inside becomes. StrykerJS runs it per mutant of the counter (TESTING.md).
+ * counter's inside becomes. StrykerJS runs it per mutant of the counter (docs/mutation-testing.md).
  * Needs `bun --bun astro build`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,7 +1,7 @@
 /**
  * The export's CSV (api/account/export.ts csvField, exportCsv) as units: a table of fields
  * (RFC 4180 quoting, spreadsheet formulas defused) and the file's shape. First among the
- * export's mutation tests (TESTING.md): a mutant of the CSV fails here in milliseconds.
+ * export's mutation tests (docs/mutation-testing.md): a mutant of the CSV fails here in milliseconds.
  */
 import { describe, expect, test } from "bun:test";
 import { getTableColumns } from "drizzle-orm";

@@ -2,7 +2,7 @@
  * src/lib/streaks.ts as units: what a day counts as, the current and longest streak and
  * adherence, as tables of day patterns (a weekly dose, days with nothing due, skips, a
  * missed dose, today still running). Written to kill the mutants StrykerJS makes of the
- * module (TESTING.md); each number here is one a user reads on the History card.
+ * module (docs/mutation-testing.md); each number here is one a user reads on the History card.
  */
 import { describe, expect, test } from "bun:test";
 import type { HistoryDay } from "../../src/lib/schedule";

@@ -6,10 +6,11 @@ import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
 import type { User } from "../db/schema";
 import { serverError, unavailable } from "../src/host/errors";
-import { accountRoutes, HIDDEN_AUTH_PATHS } from "./account/routes";
+import { accountRoutes } from "./account/routes";
 import { sessionRoutes } from "./account/session";
 import { userRoutes } from "./account/user";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth";
+import { servedAuthPath } from "./auth-paths";
 import { billingRoutes } from "./billing/routes";
 import { clientAddress } from "./client-address";
 import { goRoutes } from "./go";
@@ -25,6 +26,7 @@ import { imageRoutes, uploadRoutes } from "./images";
 import { insightsRoutes } from "./insights/routes";
 import { errorFields, log } from "./log";
 import { profileRoutes } from "./profile";
+import { accountKeyOf, addressKey, limitRoute } from "./rate-limit";
 import { isCrossOriginWrite } from "./security";
 import { cardRoutes } from "./sharing/card";
 import { qrRoutes } from "./sharing/qr";
@@ -89,6 +91,30 @@ async function checkAuthBody(ctx: AppContext, c: import("hono").Context<AppEnv>)
 }
 
 /**
+ * Spends the rate-limit budgets of a served better-auth endpoint (api/rate-limit.ts): the
+ * account a sign-in names and the recipient of a reset mail come from the JSON body.
+ */
+async function limitAuthCall(ctx: AppContext, c: import("hono").Context<AppEnv>, pattern: string): Promise<void> {
+  if (ctx.config.RATE_LIMIT === "off") return;
+  const route = `${c.req.method} /api/auth${pattern}`;
+  let email: string | undefined;
+  if (c.req.method === "POST") {
+    const body: unknown = await c.req.raw
+      .clone()
+      .json()
+      .catch(() => null);
+    const value = body && typeof body === "object" ? (body as { email?: unknown }).email : undefined;
+    if (typeof value === "string" && value.trim()) email = value;
+  }
+  const address = addressKey(c.get("clientAddress"));
+  if (route === "POST /api/auth/sign-in/email") {
+    const account = email ? await accountKeyOf(ctx.database.db, email) : undefined;
+    return limitRoute(ctx, route, { account, address });
+  }
+  return limitRoute(ctx, route, { address, recipient: email });
+}
+
+/**
  * No /api answer may be kept by a browser or a shared cache unless it says so itself:
  * sessions, the user, supplements, billing and uploads are personal. Answers that set
  * their own Cache-Control (the public GET /api/profile/{name}, /api/health, images) keep
@@ -146,13 +172,20 @@ export function createApp(ctx: AppContext) {
     noStoreByDefault(c);
   });
 
+  // OAuth callbacks are served for the providers configured here only (api/auth-paths.ts).
+  const providers = new Set<string>();
+  if (ctx.config.GITHUB_CLIENT_ID && ctx.config.GITHUB_CLIENT_SECRET) providers.add("github");
+  if (ctx.config.GOOGLE_CLIENT_ID && ctx.config.GOOGLE_CLIENT_SECRET) providers.add("google");
+
   const api = new Hono<AppEnv>();
   api.route("/health", health);
   // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
   api.route("/", userRoutes);
   api.route("/", sessionRoutes);
   api.on(["GET", "POST"], "/auth/*", async (c) => {
-    if (HIDDEN_AUTH_PATHS.has(c.req.path)) return c.json({ message: "Not found" }, 404);
+    const served = servedAuthPath(c.req.method, c.req.path, providers);
+    if (!served) return c.json({ message: "Not found" }, 404);
+    await limitAuthCall(ctx, c, served.path);
     if (c.req.method === "POST") await checkAuthBody(ctx, c);
     return ctx.auth.handler(c.req.raw);
   });

@@ -140,6 +140,14 @@ function noStoreByDefault(c: import("hono").Context<AppEnv>) {
 const answer = (c: import("hono").Context<AppEnv>, response: Response) =>
   c.newResponse(response.body, response.status as 500 | 503, Object.fromEntries(response.headers));
 
+/** The OAuth providers configured here: only their callbacks are served (api/auth-paths.ts). */
+function configuredProviders(config: AppContext["config"]): ReadonlySet<string> {
+  const providers = new Set<string>();
+  if (config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET) providers.add("github");
+  if (config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET) providers.add("google");
+  return providers;
+}
+
 /** Paths that take state-changing requests from other origins (signed webhooks). */
 const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook"]);
 
@@ -172,18 +180,13 @@ export function createApp(ctx: AppContext) {
     noStoreByDefault(c);
   });
 
-  // OAuth callbacks are served for the providers configured here only (api/auth-paths.ts).
-  const providers = new Set<string>();
-  if (ctx.config.GITHUB_CLIENT_ID && ctx.config.GITHUB_CLIENT_SECRET) providers.add("github");
-  if (ctx.config.GOOGLE_CLIENT_ID && ctx.config.GOOGLE_CLIENT_SECRET) providers.add("google");
-
   const api = new Hono<AppEnv>();
   api.route("/health", health);
   // Ours first, so GET /api/auth/user wins over better-auth's catch-all.
   api.route("/", userRoutes);
   api.route("/", sessionRoutes);
   api.on(["GET", "POST"], "/auth/*", async (c) => {
-    const served = servedAuthPath(c.req.method, c.req.path, providers);
+    const served = servedAuthPath(c.req.method, c.req.path, configuredProviders(ctx.config));
     if (!served) return c.json({ message: "Not found" }, 404);
     await limitAuthCall(ctx, c, served.path);
     if (c.req.method === "POST") await checkAuthBody(ctx, c);

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { authRateLimits, sessions, users } from "../../db/schema";
+import { rateLimits, sessions, users } from "../../db/schema";
 import { cookieHeader } from "../support/auth";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, userRow } from "../support/users";
@@ -362,8 +362,10 @@ describe("sign-in rate limit (RATE_LIMIT=on)", () => {
       expect(typeof ((await refused.json()) as { message?: unknown }).message).toBe("string");
       expect(refused.headers.getSetCookie().filter((c) => /session_token=[^;]/.test(c))).toEqual([]);
     }
-    // The counters live in Postgres (shared by every instance), not in memory.
-    const counters = await limited.ctx.database.db.select().from(authRateLimits);
-    expect(counters.some((row) => row.key.includes("/sign-in/email") && row.count >= 10)).toBe(true);
+    // The counters live in Postgres (shared by every instance), not in memory: the app's one
+    // table of limits (api/rate-limit.ts), per account and per client address.
+    const counters = await limited.ctx.database.db.select().from(rateLimits);
+    expect(counters.find((row) => row.key === `password:${user.id}`)?.count).toBeGreaterThanOrEqual(10);
+    expect(counters.some((row) => row.key.startsWith("passwordFromAddress:") && row.count >= 10)).toBe(true);
   });
 });

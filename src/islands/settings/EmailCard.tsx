@@ -34,8 +34,9 @@ export default function EmailCard({ email, hasPassword: initial }: { email: stri
     const notice =
       result && Object.hasOwn(EMAIL_CHANGE_NOTICES, result) && EMAIL_CHANGE_NOTICES[result as EmailChangeResult];
     if (notice) {
+      // Said in the card, where it stays; a change that worked is also a toast, as before.
       setLinkNotice(notice);
-      (notice.ok ? notify.success : notify.error)(notice.message);
+      if (notice.ok) notify.success(notice.message);
     }
     if (result !== null) {
       url.searchParams.delete("email");

@@ -8,7 +8,7 @@
  *    message, Retry-After) while the other dimensions change on every request.
  * 3. Password checks share one budget per account, whichever door they come through.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { createApp } from "../../api/app";
 import { SERVED_AUTH_PATHS, servedAuthPath } from "../../api/auth-paths";
 import { LIMITS, type LimitDimension, ROUTE_LIMITS } from "../../api/rate-limit";
@@ -147,6 +147,19 @@ describe("the walk: no route that sends mail or checks a password is without a l
     const known = new Set([...Object.keys(APP_ROUTES), ...served]);
     expect(Object.keys(ROUTE_LIMITS).filter((r) => !known.has(r))).toEqual([]);
   });
+});
+
+/**
+ * Each case runs at the start of a minute of its own, the clock standing still (the limits are
+ * fixed windows: ten requests that straddle a minute's end would start counting again).
+ */
+let minute = Math.ceil(Date.now() / 60_000);
+beforeEach(() => {
+  minute = Math.max(minute + 1, Math.ceil(Date.now() / 60_000));
+  setSystemTime(new Date(minute * 60_000 + 1000));
+});
+afterEach(() => {
+  setSystemTime();
 });
 
 /** Addresses no other test uses: 198.19.0.0/16, one per call. */

@@ -33,6 +33,7 @@ const APP_ROUTES: Record<string, Cost> = {
   "PUT /api/supplements/:id": "none: writes",
   "GET /api/supplements/:id": "none: reads",
   "DELETE /api/supplements/:id": "none: writes",
+  "POST /api/supplements/:id/restore": "none: writes",
   "GET /api/today": "none: reads",
   "PUT /api/intakes/:date/:supplementId/:time": "none: writes",
   "DELETE /api/intakes/:date/:supplementId/:time": "none: writes",

@@ -6,10 +6,11 @@ import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
 import type { User } from "../db/schema";
 import { serverError, unavailable } from "../src/host/errors";
-import { accountRoutes, HIDDEN_AUTH_PATHS } from "./account/routes";
+import { accountRoutes } from "./account/routes";
 import { sessionRoutes } from "./account/session";
 import { userRoutes } from "./account/user";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth";
+import { servedAuthPath } from "./auth-paths";
 import { billingRoutes } from "./billing/routes";
 import { clientAddress } from "./client-address";
 import { goRoutes } from "./go";
@@ -28,6 +29,7 @@ import { profileRoutes } from "./profile";
 import { pushRoutes } from "./push";
 import { reminderRoutes } from "./reminders/routes";
 import { UNSUBSCRIBE_PATH } from "./reminders/unsubscribe";
+import { accountKeyOf, addressKey, limitRoute } from "./rate-limit";
 import { isCrossOriginWrite } from "./security";
 import { cardRoutes } from "./sharing/card";
 import { qrRoutes } from "./sharing/qr";
@@ -92,6 +94,30 @@ async function checkAuthBody(ctx: AppContext, c: import("hono").Context<AppEnv>)
 }
 
 /**
+ * Spends the rate-limit budgets of a served better-auth endpoint (api/rate-limit.ts): the
+ * account a sign-in names and the recipient of a reset mail come from the JSON body.
+ */
+async function limitAuthCall(ctx: AppContext, c: import("hono").Context<AppEnv>, pattern: string): Promise<void> {
+  if (ctx.config.RATE_LIMIT === "off") return;
+  const route = `${c.req.method} /api/auth${pattern}`;
+  let email: string | undefined;
+  if (c.req.method === "POST") {
+    const body: unknown = await c.req.raw
+      .clone()
+      .json()
+      .catch(() => null);
+    const value = body && typeof body === "object" ? (body as { email?: unknown }).email : undefined;
+    if (typeof value === "string" && value.trim()) email = value;
+  }
+  const address = addressKey(c.get("clientAddress"));
+  if (route === "POST /api/auth/sign-in/email") {
+    const account = email ? await accountKeyOf(ctx.database.db, email) : undefined;
+    return limitRoute(ctx, route, { account, address });
+  }
+  return limitRoute(ctx, route, { address, recipient: email });
+}
+
+/**
  * No /api answer may be kept by a browser or a shared cache unless it says so itself:
  * sessions, the user, supplements, billing and uploads are personal. Answers that set
  * their own Cache-Control (the public GET /api/profile/{name}, /api/health, images) keep
@@ -116,6 +142,14 @@ function noStoreByDefault(c: import("hono").Context<AppEnv>) {
 /** `response` through Hono's context, so headers the route had already set are kept. */
 const answer = (c: import("hono").Context<AppEnv>, response: Response) =>
   c.newResponse(response.body, response.status as 500 | 503, Object.fromEntries(response.headers));
+
+/** The OAuth providers configured here: only their callbacks are served (api/auth-paths.ts). */
+function configuredProviders(config: AppContext["config"]): ReadonlySet<string> {
+  const providers = new Set<string>();
+  if (config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET) providers.add("github");
+  if (config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET) providers.add("google");
+  return providers;
+}
 
 /** Paths that take state-changing requests from other origins (signed webhooks; one-click unsubscribe, RFC 8058). */
 const ORIGIN_EXEMPT = new Set(["/api/stripe/webhook", UNSUBSCRIBE_PATH]);
@@ -155,7 +189,9 @@ export function createApp(ctx: AppContext) {
   api.route("/", userRoutes);
   api.route("/", sessionRoutes);
   api.on(["GET", "POST"], "/auth/*", async (c) => {
-    if (HIDDEN_AUTH_PATHS.has(c.req.path)) return c.json({ message: "Not found" }, 404);
+    const served = servedAuthPath(c.req.method, c.req.path, configuredProviders(ctx.config));
+    if (!served) return c.json({ message: "Not found" }, 404);
+    await limitAuthCall(ctx, c, served.path);
     if (c.req.method === "POST") await checkAuthBody(ctx, c);
     return ctx.auth.handler(c.req.raw);
   });

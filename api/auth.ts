@@ -13,6 +13,7 @@ import { PASSWORD_MAX, PASSWORD_MIN, PRODUCT_NAME } from "../src/lib/constants";
 import { MAIL_MESSAGES } from "../src/lib/messages";
 import { resolveReturnPath } from "../src/lib/return-path";
 import { avatarSource } from "../src/lib/validation";
+import { endEmailChanges } from "./account/email-change";
 import type { Caches } from "./cache";
 import type { Config } from "./config";
 import { log } from "./log";
@@ -107,9 +108,8 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
     }),
     user: {
       fields: { image: "profileImageUrl" },
-      // /settings' e-mail change (issue 15): the link goes to the new address (emailVerification
-      // below) and the change happens when it is opened.
-      changeEmail: { enabled: true },
+      // The e-mail change is the app's own (api/account/email-change.ts), not better-auth's.
+      changeEmail: { enabled: false },
       // A new user's avatar may be a provider's only when that provider creates the account.
       validateUserInfo: async ({ user, source }) => {
         if (source.action !== "create-user") return;
@@ -137,19 +137,10 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
       sendResetPassword: async ({ user, url }) => {
         await sendMail({ to: user.email, ...MAIL_MESSAGES.passwordReset(url) });
       },
+      // A reset ends any pending e-mail change, as a password change does.
+      onPasswordReset: async ({ user }) => endEmailChanges(database.db, user.id),
     },
-    emailVerification: {
-      sendOnSignUp: false,
-      expiresIn: 60 * 60 * 24,
-      // Only the e-mail change sends this (POST /api/account/email): to the new address.
-      sendVerificationEmail: async ({ user, url }) => {
-        await sendMail({
-          to: user.email,
-          subject: `Confirm your new ${PRODUCT_NAME} e-mail address`,
-          text: `Someone asked to use this address to sign in to ${PRODUCT_NAME}.\n\nTo confirm it, open this link within 24 hours:\n${url}\n\nIf it wasn't you, ignore this e-mail: nothing changes.`,
-        });
-      },
-    },
+    emailVerification: { sendOnSignUp: false },
     socialProviders,
     session: {
       expiresIn: 60 * 60 * 24 * 30,
@@ -158,19 +149,10 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
       // ended session can be forgotten at once; a signed cookie could not be recalled.
       cookieCache: { enabled: false },
     },
-    rateLimit: {
-      enabled: config.RATE_LIMIT === "on",
-      storage: "database",
-      window: 60,
-      max: 100,
-      customRules: {
-        "/sign-in/email": { window: 60, max: 10 },
-        "/sign-up/email": { window: 60, max: 5 },
-        "/request-password-reset": { window: 300, max: 5 },
-        "/reset-password": { window: 300, max: 10 },
-        "/get-session": false,
-      },
-    },
+    // The app's one table of limits applies to every served endpoint (api/rate-limit.ts).
+    rateLimit: { enabled: false },
+    // An OAuth error with no errorCallbackURL lands on the sign-in page (better-auth's /error is not served).
+    onAPIError: { errorURL: `${config.origin}/auth/sign-in` },
     advanced: {
       useSecureCookies: config.production,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.production },

@@ -1,11 +1,17 @@
 /**
  * Fixed-window rate limits with the counters in Postgres, so a limit holds across
- * every instance. One statement per check.
+ * every instance. One statement per check. LIMITS is the one table of budgets;
+ * ROUTE_LIMITS says which budgets each costly route (one that checks a password or
+ * sends e-mail, ours or better-auth's) spends, per account, client address and
+ * recipient. See SECURITY.md "Limits on costly routes".
  */
-import { sql } from "drizzle-orm";
-import { rateLimits } from "../db/schema";
+import { createHash } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { rateLimits, users } from "../db/schema";
 import { COMMON_MESSAGES } from "../src/lib/messages";
 import { TEST_REMINDERS_PER_HOUR } from "../src/lib/reminders";
+import { rateLimitKey } from "./client-address";
 import { HttpError } from "./http";
 import type { AppContext } from "./types";
 
@@ -20,7 +26,105 @@ export const LIMITS = {
   publicProfile: { max: 300, windowSeconds: 60 },
   /** POST /api/reminders/test (issue 39): it sends a push and/or an e-mail. */
   reminderTest: { max: TEST_REMINDERS_PER_HOUR, windowSeconds: 3600 },
+  /** Every password check of one account (sign-in, and the settings' password, e-mail and delete). */
+  password: { max: 10, windowSeconds: 60 },
+  /** Every password check from one client address, whatever the account. */
+  passwordFromAddress: { max: 10, windowSeconds: 60 },
+  signUpFromAddress: { max: 5, windowSeconds: 60 },
+  resetRequestFromAddress: { max: 5, windowSeconds: 300 },
+  resetFromAddress: { max: 10, windowSeconds: 300 },
+  /** E-mail changes asked by one account (each mails the new and the old address). */
+  mailFromAccount: { max: 5, windowSeconds: 3600 },
+  mailFromAddress: { max: 10, windowSeconds: 3600 },
+  /** Mail that anyone can make the server send to one address (a reset, an e-mail change). */
+  mailToRecipient: { max: 5, windowSeconds: 3600 },
+  /** Any other served /api/auth/* call (OAuth start and callback, the reset link). */
+  authFromAddress: { max: 100, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
+
+export type Budget = keyof typeof LIMITS;
+/** Who a budget counts: the account acted on, the client's address, or the mail's recipient. */
+export type LimitDimension = "account" | "address" | "recipient";
+
+/**
+ * Every route that checks a password or sends e-mail (and every other served /api/auth/*
+ * path), "METHOD /path" as Hono or better-auth name it, with the budgets each request spends.
+ * Budgets of one name are shared: a password guessed through the settings costs what a
+ * sign-in costs. tests/api/route-limits.test.ts fails for such a route missing here.
+ */
+export const ROUTE_LIMITS: Record<string, readonly (readonly [LimitDimension, Budget])[]> = {
+  "POST /api/auth/sign-in/email": [
+    ["account", "password"],
+    ["address", "passwordFromAddress"],
+  ],
+  "POST /api/auth/sign-up/email": [["address", "signUpFromAddress"]],
+  "POST /api/auth/request-password-reset": [
+    ["address", "resetRequestFromAddress"],
+    ["recipient", "mailToRecipient"],
+  ],
+  "POST /api/auth/reset-password": [["address", "resetFromAddress"]],
+  "GET /api/auth/reset-password/:token": [["address", "authFromAddress"]],
+  "POST /api/auth/sign-in/social": [["address", "authFromAddress"]],
+  "GET /api/auth/callback/:id": [["address", "authFromAddress"]],
+  "POST /api/auth/callback/:id": [["address", "authFromAddress"]],
+  "POST /api/account/password": [
+    ["account", "password"],
+    ["address", "passwordFromAddress"],
+  ],
+  "DELETE /api/account": [
+    ["account", "password"],
+    ["address", "passwordFromAddress"],
+  ],
+  "POST /api/account/email": [
+    ["account", "password"],
+    ["address", "passwordFromAddress"],
+    ["account", "mailFromAccount"],
+    ["address", "mailFromAddress"],
+    ["recipient", "mailToRecipient"],
+  ],
+  "GET /api/account/email/confirm": [["address", "mailFromAddress"]],
+  /** Issue 39: a test reminder sends a push and/or an e-mail to the account's own address. */
+  "POST /api/reminders/test": [["account", "reminderTest"]],
+};
+
+/** A recipient's (or an unknown account's) key: a hash of the lower-cased address, never the address. */
+export const emailKey = (email: string) =>
+  createHash("sha256").update(email.trim().toLowerCase()).digest("base64url").slice(0, 32);
+
+/** The address dimension's key: the client's address, IPv6 by its /64 (none: not counted). */
+export const addressKey = (address: string | undefined) => (address ? rateLimitKey(address) : undefined);
+
+/**
+ * The account dimension's key for an e-mail a request names (sign-in): the account's id, as the
+ * signed-in routes count it, or a hash of the address when no account has it (counted alike, so
+ * a 429 tells nothing about who signed up).
+ */
+export async function accountKeyOf(db: Db, email: string): Promise<string> {
+  const normal = email.trim().toLowerCase();
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, normal)).limit(1);
+  return row?.id ?? `unknown-${emailKey(normal)}`;
+}
+
+/**
+ * Spends one request of each budget `route` has in ROUTE_LIMITS, keyed by `keys` (a dimension
+ * without a key is skipped), or only of the budgets in `only` (a route that spends its mail
+ * budgets once the password is checked); throws 429 once any is spent. A route missing from
+ * the table is a programming error.
+ */
+export async function limitRoute(
+  ctx: Pick<AppContext, "config" | "database">,
+  route: string,
+  keys: Partial<Record<LimitDimension, string | null | undefined>>,
+  only?: readonly Budget[],
+): Promise<void> {
+  const rules = ROUTE_LIMITS[route];
+  if (!rules) throw new Error(`no rate limits for ${route}`);
+  for (const [dimension, budget] of rules) {
+    if (only && !only.includes(budget)) continue;
+    const key = keys[dimension];
+    if (key) await hit(ctx, `${budget}:${key}`, LIMITS[budget]);
+  }
+}
 
 /** The fixed window (its start, in Unix seconds) that the instant `nowMs` falls in. */
 export function windowOf(nowMs: number, limit: Limit): number {

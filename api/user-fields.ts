@@ -70,10 +70,10 @@ type FieldRule = { schema: z.ZodType; required?: boolean; avatar?: boolean };
 /**
  * Every better-auth endpoint whose body writes user fields, and the fields each may write.
  * Any other user column in such a body (username, isPremium, firstName, a Stripe id…) is
- * refused. change-email takes the new address (it is written only when the link sent to it is
- * opened, by verify-email from its signed token). Endpoints not listed write no user field
- * from their body: verify-email sets the e-mail and emailVerified from a token, the social endpoints take the profile from
- * the provider (mapProviderProfile).
+ * refused. update-user and change-email are not served over HTTP (api/auth-paths.ts, issue 36);
+ * their rules stay here should either be served again. Endpoints not listed write no user
+ * field from their body: the social endpoints take the profile from the provider
+ * (mapProviderProfile).
  */
 export const USER_FIELD_WRITES: Record<string, Record<string, FieldRule>> = {
   "/api/auth/sign-up/email": {

@@ -35,6 +35,7 @@ import { badRequest, HttpError } from "../http";
 import { errorFields, log } from "../log";
 import { getStripe, isMissingResource, isStripeError, type Stripe } from "../stripe";
 import { hasPassword } from "./credentials";
+import { endEmailChanges } from "./email-change";
 import { holdUsername } from "./holds";
 import { currentSession } from "./sessions";
 
@@ -123,6 +124,7 @@ async function deleteRows(tx: Db, user: User): Promise<void> {
   await tx.delete(images).where(eq(images.userId, user.id));
   // Password-reset tokens name the user in their value.
   await tx.delete(verifications).where(eq(verifications.value, user.id));
+  await endEmailChanges(tx, user.id);
   await tx.delete(sessions).where(eq(sessions.userId, user.id));
   await tx.delete(accounts).where(eq(accounts.userId, user.id));
   // Per-user counters are keyed `<limit>:<user id>` (api/rate-limit.ts).

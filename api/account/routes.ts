@@ -9,15 +9,16 @@
  *   GET    /api/account/export?format=json|csv  the user's data (export.ts)
  *   DELETE /api/account                         { password?, confirm } (delete.ts)
  *   POST   /api/account/password                { currentPassword?, newPassword, revokeOtherSessions }
- *   POST   /api/account/email                   { newEmail }: a confirmation link to the new address
+ *   POST   /api/account/email                   { newEmail, currentPassword? }: a link to the new address
+ *   GET    /api/account/email/confirm?token=    that link: the change, then /settings (email-change.ts)
  *   GET    /api/account/sessions                every live session, no tokens (sessions.ts)
  *   DELETE /api/account/sessions/:id            signs that session out
  *   POST   /api/account/sessions/revoke-others  signs out everywhere else
  */
 import { APIError } from "better-auth/api";
 import { eq } from "drizzle-orm";
-import { Hono } from "hono";
-import { accounts } from "../../db/schema";
+import { type Context, Hono } from "hono";
+import { accounts, type User } from "../../db/schema";
 import {
   type AccountSummary,
   changeEmailSchema,
@@ -26,22 +27,19 @@ import {
   EXPORT_FORMATS,
   type ExportFormat,
   exportFileName,
+  FRESH_SIGN_IN_MINUTES,
   SETTINGS_MESSAGES,
 } from "../../src/lib/account";
-import { now } from "../clock";
+import { now, nowMs } from "../clock";
 import { type AppEnv, requireUser } from "../env";
 import { badRequest, HttpError, readJson } from "../http";
+import { addressKey, type Budget, emailKey, limitRoute } from "../rate-limit";
 import { clearingCookie, sessionCookieNames } from "../session-cookie";
 import { hasPassword } from "./credentials";
 import { deleteAccount } from "./delete";
+import { confirmEmailChange, endEmailChanges, requestEmailChange } from "./email-change";
 import { buildExport, exportCsv, signInMethod } from "./export";
-import { listSessions, revokeOtherSessions, revokeSessionById } from "./sessions";
-
-/**
- * better-auth endpoints not served over HTTP: list-sessions hands every session's token to
- * the page (a token is a credential; GET /api/account/sessions lists them without).
- */
-export const HIDDEN_AUTH_PATHS: ReadonlySet<string> = new Set(["/api/auth/list-sessions"]);
+import { currentSession, listSessions, revokeOtherSessions, revokeSessionById } from "./sessions";
 
 /** A better-auth refusal as the app's JSON error (never a 500). */
 function authError(error: unknown): never {
@@ -55,6 +53,47 @@ function authError(error: unknown): never {
     );
   }
   throw error;
+}
+
+/** Spends the route's budgets (api/rate-limit.ts ROUTE_LIMITS) for the signed-in user. */
+const limit = (c: Context<AppEnv>, route: string, user: User, recipient?: string, only?: readonly Budget[]) =>
+  limitRoute(
+    c.get("ctx"),
+    route,
+    {
+      account: user.id,
+      address: addressKey(c.get("clientAddress")),
+      recipient: recipient ? emailKey(recipient) : undefined,
+    },
+    only,
+  );
+
+const wrongCurrentPassword = () =>
+  badRequest(SETTINGS_MESSAGES.currentPasswordIncorrect, {
+    currentPassword: [SETTINGS_MESSAGES.currentPasswordIncorrect],
+  });
+
+/**
+ * Whoever asks for an e-mail change proves it is them: the current password, or, for an account
+ * without one, a sign-in within the last FRESH_SIGN_IN_MINUTES. Throws 400/403.
+ */
+async function checkEmailChanger(c: Context<AppEnv>, user: User, currentPassword: string | undefined) {
+  const ctx = c.get("ctx");
+  const headers = c.req.raw.headers;
+  if (await hasPassword(ctx.database.db, user.id)) {
+    if (!currentPassword) throw wrongCurrentPassword();
+    try {
+      await ctx.auth.api.verifyPassword({ headers, body: { password: currentPassword } });
+    } catch (error) {
+      if (error instanceof APIError && error.statusCode === 400) throw wrongCurrentPassword();
+      throw error;
+    }
+    return;
+  }
+  const { session } = await currentSession(ctx, headers);
+  if (nowMs() - new Date(session.createdAt).getTime() > FRESH_SIGN_IN_MINUTES * 60_000) {
+    throw new HttpError(403, SETTINGS_MESSAGES.signInAgainForEmail);
+  }
 }
 
 const isInvalidPassword = (error: unknown) =>
@@ -100,6 +139,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const user = await requireUser(c);
     const input = await readJson(c, deleteAccountSchema);
     const ctx = c.get("ctx");
+    await limit(c, "DELETE /api/account", user);
     await deleteAccount(ctx, c.req.raw.headers, user, input);
     for (const name of sessionCookieNames(c.req.header("cookie")))
       c.header("Set-Cookie", clearingCookie(name), { append: true });
@@ -110,6 +150,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const input = await readJson(c, changePasswordSchema);
     const ctx = c.get("ctx");
     const headers = c.req.raw.headers;
+    await limit(c, "POST /api/account/password", user);
     if (await hasPassword(ctx.database.db, user.id)) {
       if (!input.currentPassword) {
         throw badRequest(SETTINGS_MESSAGES.currentPasswordRequired, {
@@ -128,13 +169,10 @@ export const accountRoutes = new Hono<AppEnv>()
           returnHeaders: true,
         });
       } catch (error) {
-        if (isInvalidPassword(error)) {
-          throw badRequest(SETTINGS_MESSAGES.currentPasswordIncorrect, {
-            currentPassword: [SETTINGS_MESSAGES.currentPasswordIncorrect],
-          });
-        }
+        if (isInvalidPassword(error)) throw wrongCurrentPassword();
         authError(error);
       }
+      await endEmailChanges(ctx.database.db, user.id);
       // Signing out the other devices replaces this one's session too: its new cookie.
       for (const cookie of result.headers.getSetCookie()) c.header("Set-Cookie", cookie, { append: true });
       if (input.revokeOtherSessions) ctx.caches.dropSessionsOf(user.id);
@@ -146,24 +184,30 @@ export const accountRoutes = new Hono<AppEnv>()
     } catch (error) {
       authError(error);
     }
+    await endEmailChanges(ctx.database.db, user.id);
     return c.json({ message: SETTINGS_MESSAGES.passwordSet });
   })
   .post("/account/email", async (c) => {
     const user = await requireUser(c);
-    const { newEmail } = await readJson(c, changeEmailSchema);
+    const { newEmail, currentPassword } = await readJson(c, changeEmailSchema);
+    const route = "POST /api/account/email";
+    await limit(c, route, user, undefined, ["password", "passwordFromAddress"]);
     if (newEmail.toLowerCase() === user.email.toLowerCase()) {
       throw badRequest(SETTINGS_MESSAGES.emailSame, { newEmail: [SETTINGS_MESSAGES.emailSame] });
     }
-    try {
-      // The link (to the new address) changes the e-mail when opened, then lands on /settings.
-      await c.get("ctx").auth.api.changeEmail({
-        headers: c.req.raw.headers,
-        body: { newEmail, callbackURL: "/settings?email=changed" },
-      });
-    } catch (error) {
-      authError(error);
-    }
+    await checkEmailChanger(c, user, currentPassword);
+    // Mail budgets only once it is the account's owner asking: a copied cookie cannot spend them.
+    await limit(c, route, user, newEmail, ["mailFromAccount", "mailFromAddress", "mailToRecipient"]);
+    await requestEmailChange(c.get("ctx"), user, newEmail);
     return c.json({ message: SETTINGS_MESSAGES.emailLinkSent });
+  })
+  .get("/account/email/confirm", async (c) => {
+    await limitRoute(c.get("ctx"), "GET /api/account/email/confirm", {
+      address: addressKey(c.get("clientAddress")),
+    });
+    const result = await confirmEmailChange(c.get("ctx"), c.req.query("token"));
+    c.header("Referrer-Policy", "no-referrer");
+    return c.redirect(`/settings?email=${result}`, 303);
   })
   .get("/account/sessions", async (c) => {
     await requireUser(c);
@@ -171,8 +215,9 @@ export const accountRoutes = new Hono<AppEnv>()
     return c.json(await listSessions(c.get("ctx"), c.req.raw.headers));
   })
   .post("/account/sessions/revoke-others", async (c) => {
-    await requireUser(c);
+    const user = await requireUser(c);
     await revokeOtherSessions(c.get("ctx"), c.req.raw.headers);
+    await endEmailChanges(c.get("ctx").database.db, user.id);
     return c.json({ message: SETTINGS_MESSAGES.othersEnded });
   })
   .delete("/account/sessions/:id", async (c) => {

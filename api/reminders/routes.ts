@@ -19,7 +19,7 @@ import {
 import { now } from "../clock";
 import { type AppEnv, requireUser } from "../env";
 import { badRequest, readJson } from "../http";
-import { hit, LIMITS } from "../rate-limit";
+import { limitRoute } from "../rate-limit";
 import { dueInstant } from "./due";
 import { reminderMail, reminderPayload, TODAY_URL } from "./message";
 import { openDoses } from "./outbox";
@@ -74,7 +74,7 @@ export const reminderRoutes = new Hono<AppEnv>()
     if (settings.push && !settings.email && settings.devices.length === 0) {
       throw badRequest(REMINDER_MESSAGES.testNoDevice);
     }
-    await hit(ctx, `reminder-test:${user.id}`, LIMITS.reminderTest);
+    await limitRoute(ctx, "POST /api/reminders/test", { account: user.id });
     const at = now();
     const { slot, date } = currentSlot(settings.times, user.timeZone ?? "UTC", at);
     const doses = (await openDoses(db, [{ userId: user.id, localDate: date, slot }])).values().next().value ?? [];

@@ -33,6 +33,10 @@ export const SETTINGS_MESSAGES = {
   emailSame: "That is already your e-mail address",
   emailLinkSent: "Check your inbox: we sent a confirmation link to the new address.",
   emailChanged: "Your e-mail address has been changed.",
+  emailLinkInvalid:
+    "That confirmation link no longer works: it was used, replaced by a newer one, ended by a password change or sign-out, or it expired. Ask for a new one below.",
+  emailTaken: "That address is now used by another account, so your e-mail address was not changed.",
+  signInAgainForEmail: `Please sign in again (within the last ${FRESH_SIGN_IN_MINUTES} minutes) to change your e-mail address`,
   // Sessions
   sessionNotFound: "Session not found",
   sessionEnded: "Signed out of that device.",
@@ -65,7 +69,21 @@ export const changePasswordSchema = z.object({
 });
 export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
 
-export const changeEmailSchema = z.object({ newEmail: emailSchema });
+export const changeEmailSchema = z.object({
+  newEmail: emailSchema,
+  /** Required when the account has a password (the same field as POST /api/account/password). */
+  currentPassword: z.string().max(PASSWORD_MAX, SETTINGS_MESSAGES.currentPasswordIncorrect).optional(),
+});
+export type ChangeEmailInput = z.input<typeof changeEmailSchema>;
+
+/** Where a confirmation link lands: /settings?email=<result>, and what the page says for each. */
+export const EMAIL_CHANGE_RESULTS = { changed: "changed", invalid: "link-invalid", taken: "taken" } as const;
+export type EmailChangeResult = (typeof EMAIL_CHANGE_RESULTS)[keyof typeof EMAIL_CHANGE_RESULTS];
+export const EMAIL_CHANGE_NOTICES: Record<EmailChangeResult, { ok: boolean; message: string }> = {
+  changed: { ok: true, message: SETTINGS_MESSAGES.emailChanged },
+  "link-invalid": { ok: false, message: SETTINGS_MESSAGES.emailLinkInvalid },
+  taken: { ok: false, message: SETTINGS_MESSAGES.emailTaken },
+};
 
 export const deleteAccountSchema = z.object({
   password: z.string().max(PASSWORD_MAX, SETTINGS_MESSAGES.passwordIncorrect).optional(),

@@ -118,6 +118,21 @@ export const MAIL_MESSAGES = {
     subject: `Reset your ${PRODUCT_NAME} password`,
     text: `Someone asked to reset the password of your ${PRODUCT_NAME} account.\n\nTo choose a new password, open this link within an hour:\n${url}\n\nIf it wasn't you, ignore this e-mail: your password stays as it is.`,
   }),
+  /** To the new address: the only place the link goes. */
+  emailChangeConfirm: (url: string, hours: number) => ({
+    subject: `Confirm your new ${PRODUCT_NAME} e-mail address`,
+    text: `Someone asked to use this address to sign in to ${PRODUCT_NAME}.\n\nTo confirm it, open this link within ${hours} hours (it works once):\n${url}\n\nIf it wasn't you, ignore this e-mail: nothing changes.`,
+  }),
+  /** To the old address, when the change is asked for: no link. */
+  emailChangeRequested: (newEmail: string) => ({
+    subject: `Your ${PRODUCT_NAME} e-mail address is about to change`,
+    text: `Someone signed in to your ${PRODUCT_NAME} account asked to change its e-mail address to ${newEmail}. It changes only when the link sent there is opened.\n\nIf this wasn't you, reset your password now (Forgot password on the sign-in page): that also ends the pending change.`,
+  }),
+  /** To the old address, once the change is made: no link. */
+  emailChanged: (newEmail: string) => ({
+    subject: `Your ${PRODUCT_NAME} e-mail address was changed`,
+    text: `The e-mail address of your ${PRODUCT_NAME} account is now ${newEmail}.\n\nIf this wasn't you, reset your password (Forgot password on the sign-in page) and contact us.`,
+  }),
 } as const;
 
 /** Answers any route may give, and the islands' fallbacks for them. */

@@ -5,10 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { authRateLimits, sessions, users } from "../../db/schema";
+import { LIMITS } from "../../api/rate-limit";
+import { rateLimits, sessions, users } from "../../db/schema";
 import { cookieHeader } from "../support/auth";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, userRow } from "../support/users";
+import { inOneWindow } from "../support/windows";
 
 const UNAUTHORIZED = { message: "Unauthorized" };
 
@@ -344,26 +346,29 @@ describe("sign-in rate limit (RATE_LIMIT=on)", () => {
     await limited.close();
   });
 
-  test("answers 429 once the limit is spent, even for the right password; the counter is in the database", async () => {
-    const user = await createUser(limited);
-    const attempt = (password: string) =>
-      limited.fetch("/api/auth/sign-in/email", { method: "POST", body: { email: user.email, password } });
-    const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      const res = await attempt(i % 2 ? user.password : "wrong password");
-      await res.arrayBuffer();
-      statuses.push(res.status);
-    }
-    // Ten attempts a minute: wrong ones are 401, right ones 200, none limited yet.
-    expect(statuses).toEqual([401, 200, 401, 200, 401, 200, 401, 200, 401, 200]);
-    for (const password of ["wrong password", user.password]) {
-      const refused = await attempt(password);
-      expect(refused.status).toBe(429);
-      expect(typeof ((await refused.json()) as { message?: unknown }).message).toBe("string");
-      expect(refused.headers.getSetCookie().filter((c) => /session_token=[^;]/.test(c))).toEqual([]);
-    }
-    // The counters live in Postgres (shared by every instance), not in memory.
-    const counters = await limited.ctx.database.db.select().from(authRateLimits);
-    expect(counters.some((row) => row.key.includes("/sign-in/email") && row.count >= 10)).toBe(true);
-  });
+  test("answers 429 once the limit is spent, even for the right password; the counter is in the database", () =>
+    inOneWindow(async () => {
+      const user = await createUser(limited);
+      const attempt = (password: string) =>
+        limited.fetch("/api/auth/sign-in/email", { method: "POST", body: { email: user.email, password } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await attempt(i % 2 ? user.password : "wrong password");
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+      // Ten attempts a minute: wrong ones are 401, right ones 200, none limited yet.
+      expect(statuses).toEqual([401, 200, 401, 200, 401, 200, 401, 200, 401, 200]);
+      for (const password of ["wrong password", user.password]) {
+        const refused = await attempt(password);
+        expect(refused.status).toBe(429);
+        expect(typeof ((await refused.json()) as { message?: unknown }).message).toBe("string");
+        expect(refused.headers.getSetCookie().filter((c) => /session_token=[^;]/.test(c))).toEqual([]);
+      }
+      // The counters live in Postgres (shared by every instance), not in memory: the app's one
+      // table of limits (api/rate-limit.ts), per account and per client address.
+      const counters = await limited.ctx.database.db.select().from(rateLimits);
+      expect(counters.find((row) => row.key === `password:${user.id}`)?.count).toBeGreaterThanOrEqual(10);
+      expect(counters.some((row) => row.key.startsWith("passwordFromAddress:") && row.count >= 10)).toBe(true);
+    }, LIMITS.passwordFromAddress));
 });

@@ -512,7 +512,10 @@ const ROWS: Row[] = [
     call: () => ({
       method: "POST",
       path: "/api/account/email",
-      body: { newEmail: `moved-${crypto.randomUUID().slice(0, 8)}@example.com` },
+      body: {
+        newEmail: `moved-${crypto.randomUUID().slice(0, 8)}@example.com`,
+        currentPassword: "correct horse battery",
+      },
     }),
     expect: signedIn(401, 200),
     after: async (p) => {
@@ -520,6 +523,12 @@ const ROWS: Row[] = [
       const me = (await (await http("/api/auth/user", { cookie: accounts[p].cookie })).json()) as { email: string };
       expect(me.email).toBe(accounts[p].email);
     },
+  },
+  {
+    route: "GET /api/account/email/confirm",
+    what: "a link no one was sent: /settings says it no longer works, whoever opens it",
+    call: () => ({ method: "GET", path: "/api/account/email/confirm?token=not-a-token" }),
+    expect: all({ status: 303, location: /^\/settings\?email=link-invalid$/ }),
   },
   {
     route: "GET /api/account/sessions",
@@ -552,88 +561,38 @@ const ROWS: Row[] = [
       accounts[p].cookie = await signIn(accounts[p]);
     },
   },
-  // better-auth's catch-all: the endpoints a browser session can reach.
-  {
-    route: "GET /api/auth/*",
-    what: "get-session answers the caller's own session only",
-    call: () => ({ method: "GET", path: "/api/auth/get-session" }),
-    expect: all(200),
-    after: (p, _res, body) => {
-      if (p === "out") expect(body).toBe("null");
-      else expect(body).toContain(accounts[p].email);
-    },
-  },
-  {
-    route: "GET /api/auth/*",
-    what: "list-sessions is not served (it hands out session tokens; GET /api/account/sessions lists without)",
-    call: () => ({ method: "GET", path: "/api/auth/list-sessions" }),
-    expect: all(404),
-  },
-  {
-    route: "POST /api/auth/*",
-    what: "update-user cannot set isPremium, username or the e-mail",
-    call: () => ({
-      method: "POST",
-      path: "/api/auth/update-user",
-      body: { isPremium: true, username: "hijacked_name", email: "hijack@example.com", stripeCustomerId: "cus_x" },
+  // better-auth's catch-all serves only the paths the product calls (api/auth-paths.ts, issue 36):
+  // the endpoints a browser session could once reach answer 404, signed in or not, and change nothing.
+  ...(
+    [
+      ["GET", "/api/auth/get-session", undefined],
+      ["GET", "/api/auth/list-sessions", undefined],
+      ["POST", "/api/auth/update-user", { isPremium: true, username: "hijacked_name", email: "hijack@example.com" }],
+      ["POST", "/api/auth/change-password", { currentPassword: "not the password", newPassword: "another long one" }],
+      ["POST", "/api/auth/change-email", { newEmail: "hijack@example.com" }],
+      ["POST", "/api/auth/send-verification-email", { email: "someone@example.com" }],
+      ["POST", "/api/auth/revoke-sessions", {}],
+      ["POST", "/api/auth/sign-out", {}],
+      ["POST", "/api/auth/delete-user", {}],
+    ] as const
+  ).map(
+    ([method, path, body]): Row => ({
+      route: `${method} /api/auth/*`,
+      what: `${path.slice("/api/auth/".length)} is not served`,
+      call: () => ({ method, path, ...(body ? { body } : {}) }),
+      expect: all(404),
+      after: async (p) => {
+        if (p === "out") return;
+        const me = (await (await http("/api/auth/user", { cookie: accounts[p].cookie })).json()) as Record<
+          string,
+          unknown
+        >;
+        expect(me.isPremium).toBe(p === "premium");
+        expect(me.username).toBe(accounts[p].username);
+        expect(me.email).toBe(accounts[p].email);
+      },
     }),
-    expect: signedIn(401, 400),
-    after: async (p) => {
-      if (p === "out") return;
-      const me = (await (await http("/api/auth/user", { cookie: accounts[p].cookie })).json()) as Record<
-        string,
-        unknown
-      >;
-      expect(me.isPremium).toBe(p === "premium");
-      expect(me.username).toBe(accounts[p].username);
-      expect(me.email).toBe(accounts[p].email);
-    },
-  },
-  {
-    route: "POST /api/auth/*",
-    what: "update-user with the name only",
-    call: () => ({ method: "POST", path: "/api/auth/update-user", body: { name: "Renamed Person" } }),
-    expect: signedIn(401, 200),
-  },
-  {
-    route: "POST /api/auth/*",
-    what: "change-password needs the current password",
-    call: () => ({
-      method: "POST",
-      path: "/api/auth/change-password",
-      body: { currentPassword: "not the password", newPassword: "another long password" },
-    }),
-    expect: signedIn(401, 400),
-  },
-  {
-    route: "POST /api/auth/*",
-    what: "revoke-sessions ends every session of the caller at once",
-    call: () => ({ method: "POST", path: "/api/auth/revoke-sessions", body: {}, freshSession: true }),
-    expect: signedIn(401, 200),
-    after: async (p) => {
-      if (p === "out") return;
-      // The account's long-lived cookie was one of them: refused now, so it signs in again.
-      expect((await http("/api/auth/user", { cookie: accounts[p].cookie })).status).toBe(401);
-      accounts[p].cookie = await signIn(accounts[p]);
-    },
-  },
-  {
-    route: "POST /api/auth/*",
-    what: "sign-out",
-    call: () => ({ method: "POST", path: "/api/auth/sign-out", body: {}, freshSession: true }),
-    expect: all(200),
-  },
-  {
-    route: "POST /api/auth/*",
-    what: "delete-user is not enabled: refused, and the account stays",
-    call: () => ({ method: "POST", path: "/api/auth/delete-user", body: {} }),
-    // better-auth: 401 without a session; with one, 404 (the endpoint is disabled).
-    expect: signedIn(401, 404),
-    after: async (p) => {
-      if (p === "out") return;
-      expect((await http("/api/auth/user", { cookie: accounts[p].cookie })).status).toBe(200);
-    },
-  },
+  ),
 
   // ---------------------------------------------------------------- pages
   {

@@ -386,8 +386,14 @@ describe("lone surrogates in any JSON body: 400 keyed by the field, nothing writ
       false,
     ],
     ["POST", "/api/auth/sign-in/email", "email", (v) => ({ email: v, password: "long enough" }), false],
-    ["POST", "/api/auth/update-user", "name", (v) => ({ name: v }), true],
-    ["POST", "/api/auth/change-password", "newPassword", (v) => ({ currentPassword: "x", newPassword: v }), true],
+    ["POST", "/api/account/password", "newPassword", (v) => ({ currentPassword: "x", newPassword: v }), true],
+    [
+      "POST",
+      "/api/account/email",
+      "currentPassword",
+      (v) => ({ newEmail: "moved@example.com", currentPassword: v }),
+      true,
+    ],
     ["POST", "/api/auth/request-password-reset", "email", (v) => ({ email: v }), false],
   ];
 

@@ -1,5 +1,7 @@
 /** Malformed JSON is the client's mistake: 400 JSON with a message, never a 500 or an HTML page. */
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SERVED_AUTH_PATHS } from "../../api/auth-paths";
 import { signUp, type TestUser } from "../support/auth";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, supplementRows, uniqueName, userRow } from "../support/users";
@@ -77,21 +79,10 @@ describe("empty JSON bodies", () => {
     ["PUT", `/api/supplements/${supplementId}`],
   ];
   /** better-auth's endpoints that read a JSON body. */
-  const AUTH_JSON_ROUTES = [
-    "sign-up/email",
-    "sign-in/email",
-    "sign-in/social",
-    "update-user",
-    "change-password",
-    "change-email",
-    "revoke-session",
-    "request-password-reset",
-    "reset-password",
-    "link-social",
-    "unlink-account",
-    "delete-user",
-    "send-verification-email",
-  ];
+  // The better-auth endpoints served over HTTP that read a JSON body (api/auth-paths.ts).
+  const AUTH_JSON_ROUTES = SERVED_AUTH_PATHS.filter((s) => s.method === "POST" && !s.path.includes(":")).map((s) =>
+    s.path.slice(1),
+  );
 
   test("ours: every route × every empty body answers 400 'Request body must be valid JSON' and writes nothing", async () => {
     const before = await userRow(api, user);
@@ -174,13 +165,8 @@ describe("empty JSON bodies", () => {
         }
       }
     }
-    // Ending sessions: better-auth's sign-out and revoke-sessions, and our logout.
-    for (const endpoint of [
-      "/api/auth/sign-out",
-      "/api/auth/revoke-sessions",
-      "/api/auth/revoke-other-sessions",
-      "/api/logout",
-    ]) {
+    // Ending sessions: our logout and 'Sign out everywhere else' (better-auth's own are not served).
+    for (const endpoint of ["/api/account/sessions/revoke-others", "/api/logout"]) {
       for (const body of [undefined, ""]) {
         const victim = await createUser(api);
         const res = await api.fetch(endpoint, {

@@ -159,8 +159,11 @@ describe("better-auth's update-user", () => {
     const user = await createUser(api, { username: uniqueName("authupd") });
     await primed(user);
     const imageUrl = await uploadAvatar(api, user, "#cc6633");
-    const res = await call(user, "POST", "/api/auth/update-user", { image: imageUrl, name: "Renamed Person" });
-    expect(res.status).toBe(200);
+    // Server-side, as the app would call it (the endpoint is not served over HTTP: api/auth-paths.ts).
+    await api.ctx.auth.api.updateUser({
+      headers: new Headers({ cookie: user.cookie }),
+      body: { image: imageUrl, name: "Renamed Person" },
+    });
     expect((await publicProfile(user.username as string)).body.user.profileImageUrl).toBe(imageUrl);
     expect((await me(user)) as Record<string, unknown>).toMatchObject({ profileImageUrl: imageUrl });
   });
@@ -320,31 +323,41 @@ describe("an ended session stops working at once, however it ended", () => {
       .join("; ");
   }
 
+  const auth = () => api.ctx.auth.api;
+  const cookieHeaders = (cookie: string) => new Headers({ cookie });
+  /** A server-side better-auth call, answered as a 200 when it does not throw. */
+  const viaServer = async (run: () => Promise<unknown>) => {
+    await run();
+    return new Response(null, { status: 200 });
+  };
+
   const ENDINGS: [string, (user: ApiUser, other: string) => Promise<Response>][] = [
-    ["better-auth sign-out", (user) => call(user, "POST", "/api/auth/sign-out", {})],
+    // better-auth's own endpoints, as the app calls them (not served over HTTP: api/auth-paths.ts).
+    ["better-auth sign-out", (user) => viaServer(() => auth().signOut({ headers: cookieHeaders(user.cookie) }))],
     ["GET /api/logout", (user) => call(user, "GET", "/api/logout")],
     [
       "revoke-session (from the other session)",
-      async (user, other) =>
-        api.fetch("/api/auth/revoke-session", {
-          method: "POST",
-          headers: { cookie: other },
-          body: { token: decodeURIComponent(tokenCookie(user.cookie).split("=")[1] ?? "").split(".")[0] },
-        }),
+      (user, other) =>
+        viaServer(() =>
+          auth().revokeSession({
+            headers: cookieHeaders(other),
+            body: { token: decodeURIComponent(tokenCookie(user.cookie).split("=")[1] ?? "").split(".")[0] ?? "" },
+          }),
+        ),
     ],
     [
       "revoke-other-sessions (from the other session)",
-      (_user, other) =>
-        api.fetch("/api/auth/revoke-other-sessions", { method: "POST", headers: { cookie: other }, body: {} }),
+      (_user, other) => viaServer(() => auth().revokeOtherSessions({ headers: cookieHeaders(other) })),
     ],
     [
       "change-password with revokeOtherSessions (from the other session)",
       (user, other) =>
-        api.fetch("/api/auth/change-password", {
-          method: "POST",
-          headers: { cookie: other },
-          body: { currentPassword: user.password, newPassword: "a brand new password", revokeOtherSessions: true },
-        }),
+        viaServer(() =>
+          auth().changePassword({
+            headers: cookieHeaders(other),
+            body: { currentPassword: user.password, newPassword: "a brand new password", revokeOtherSessions: true },
+          }),
+        ),
     ],
     [
       "reset-password",

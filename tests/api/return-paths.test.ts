@@ -7,8 +7,8 @@
  *
  * Routes: `/api/login?redirectTo=`; better-auth's sign-in/email `callbackURL` (its answer's
  * `url`), sign-in/social `callbackURL` / `errorCallbackURL` / `newUserCallbackURL` (as stored
- * in the OAuth state), the reset-password and verify-email links' `callbackURL` (their
- * `Location`); and, on the built server, the sign-in, sign-up and forgot-password pages:
+ * in the OAuth state), the reset-password link's `callbackURL` (its `Location`; the
+ * e-mail change's link takes none); and, on the built server, the sign-in, sign-up and forgot-password pages:
  * what each hands the sign-in form, and where a signed-in visitor is sent (302).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -133,14 +133,14 @@ describe("return paths through the API and better-auth", () => {
     expectOnSite(`${location.pathname}${location.search}${location.hash}`, api.origin, expected);
   });
 
-  test.each(all)("verify-email link callbackURL (%s %s)", async (_kind, _label, raw, expected) => {
+  // The e-mail change's link (issue 36) takes no return path at all: it always lands on /settings.
+  test.each(all)("e-mail change link with a callbackURL (%s %s)", async (_kind, _label, raw) => {
     const value = forSite(raw, api.origin);
-    const res = await api.fetch(`/api/auth/verify-email?token=not-a-token&callbackURL=${encodeURIComponent(value)}`);
-    expect(res.status).toBe(302);
-    const location = destination(res.headers.get("location"), api.origin);
-    expect(location.origin).toBe(api.origin);
-    location.searchParams.delete("error");
-    expectOnSite(`${location.pathname}${location.search}${location.hash}`, api.origin, expected);
+    const res = await api.fetch(
+      `/api/account/email/confirm?token=not-a-token&callbackURL=${encodeURIComponent(value)}`,
+    );
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/settings?email=link-invalid");
   });
 });
 

@@ -228,6 +228,49 @@ test.describe("settings", () => {
     expect(again.status()).toBe(401);
   });
 
+  test("change the e-mail: the current password is asked for; a returning link says what it did (320, 360, 1280 px)", async ({
+    page,
+    baseURL,
+  }) => {
+    // A 50-character username: the longest the header and cards must hold.
+    const user = await signUpWithApi(page.request, baseURL as string, {
+      username: `e${"m".repeat(41)}${Date.now() % 1e8}`.slice(0, 50),
+    });
+    await gotoHydrated(page, "/settings");
+    const card = page.getByRole("region", { name: "E-mail", exact: true });
+    const newEmail = `moved-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await card.getByLabel("New e-mail address").fill(newEmail);
+    await card.getByRole("button", { name: "Send confirmation link" }).click();
+    await expect(card.getByText("Please enter your current password", { exact: true })).toBeVisible();
+    await card.getByLabel("Current password").fill("not my password");
+    await card.getByRole("button", { name: "Send confirmation link" }).click();
+    await expectErrorToast(page, "Current password is incorrect");
+    await expect(card.getByText("Current password is incorrect", { exact: true })).toBeVisible();
+    // The card with its errors; the error toast's own red (4.34:1, the toast library's) is reported apart.
+    await expectNoA11yViolations(page, { exclude: ["[data-sonner-toaster]"] });
+    await card.getByLabel("Current password").fill(user.password);
+    await card.getByRole("button", { name: "Send confirmation link" }).click();
+    await expect(card.getByRole("status")).toContainText(newEmail);
+    await expect(card.getByLabel("Current password")).toHaveValue("");
+
+    // Back from a link that no longer works: the card says so, and the address is offered again.
+    await gotoHydrated(page, "/settings?email=link-invalid");
+    await expect(card.getByRole("alert")).toHaveText(/no longer works/);
+    await expect(page).toHaveURL(/\/settings$/);
+    await expectNoA11yViolations(page, { exclude: ["[data-sonner-toaster]"] });
+    const shots = process.env.SETTINGS_SCREENSHOTS;
+    for (const width of [320, 360, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      const box = await card.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      if (shots) {
+        await card.screenshot({ path: `${shots}/email-card-${width}.png` });
+        await page.screenshot({ path: `${shots}/settings-${width}.png`, fullPage: true });
+      }
+    }
+  });
+
   test("axe: no violations on /settings (and with errors shown)", async ({ page, baseURL }) => {
     await signUpWithApi(page.request, baseURL as string);
     await apiCall(page, baseURL as string, "GET", "/api/account");

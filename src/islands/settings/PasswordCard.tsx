@@ -41,6 +41,7 @@ export default function PasswordCard({ hasPassword: initial }: { hasPassword: bo
       setNext("");
       setConfirm("");
       setHasPassword(true);
+      window.dispatchEvent(new Event("stacktrack:password-set"));
       // Other devices were signed out: the sessions list is out of date.
       if (signOutOthers) window.dispatchEvent(new Event("stacktrack:sessions-changed"));
     } catch (error) {

@@ -1,23 +1,11 @@
 /**
  * DELETE /api/account: the user leaves, and what StackTrack holds about them goes.
  *
- * In order, and safe to run again if interrupted:
- * 1. who is asking: the password (or, for an account without one, a sign-in within the last
- *    FRESH_SIGN_IN_MINUTES), and the username typed (or DELETE when there is none);
- * 2. every Stripe subscription of the user's customer that still runs is cancelled at once,
- *    through the Stripe SDK. A failure to reach Stripe stops here: nothing is deleted (the
- *    transaction below has written nothing yet) and the user is asked to try again; a
- *    subscription already cancelled (a retry) counts as done;
- * 3. in the same transaction, which holds the user's row lock from before step 2 (so no
- *    subscribe can slip in between): the username is held for 30 days, then the user's
- *    supplements, images, verification rows, sessions, sign-in accounts, counters and the
- *    user row are deleted.
- * Stripe's customer (and its invoices, legal records) stays at Stripe, unlinked: no row
- * names it any more, so a webhook that arrives later for it finds no user and is
- * acknowledged and ignored (api/billing.ts).
- * This instance drops its cached copies before answering; the others hear it from the
- * users and sessions triggers (migrations 0001, 0002), so `/{username}` and the profile API
- * answer 404, and every session of the user is refused, on every instance at once.
+ * Checks the password (or a fresh sign-in) and the typed username, cancels the user's
+ * running Stripe subscriptions, then, in one transaction holding the user's row lock, holds
+ * the username for 30 days and deletes the user's rows. Safe to run again if interrupted: a
+ * failure to reach Stripe deletes nothing. Stripe's customer stays at Stripe, unlinked.
+ * The full sequence: docs/features.md, "From the code's headers".
  */
 import { APIError } from "better-auth/api";
 import { eq, sql } from "drizzle-orm";

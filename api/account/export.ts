@@ -2,14 +2,10 @@
  * GET /api/account/export: everything StackTrack stores about a user, as a versioned JSON
  * document (`buildExport`) or as a CSV of the supplements (`exportCsv`).
  *
- * Built from the database, column by column: every column of `users` is exported unless it
- * is named in WITHHELD_USER_COLUMNS (with the reason), and every column of `supplements`
- * but the owner's id. A column another change adds to either table is therefore exported
- * without anyone remembering to (tests/api/account-export.test.ts compares the document
- * with the stored rows). Sections are a list (EXPORT_SECTIONS): a feature that stores more
- * about a user adds its section there (insights' daily counts, intakes…).
- *
- * Never in it: the password hash, session or OAuth tokens, Stripe ids or card data.
+ * Built from the database column by column: every column is exported unless withheld by
+ * name (WITHHELD_USER_COLUMNS), so a new column is exported without anyone remembering to;
+ * a feature that stores more adds its section to EXPORT_SECTIONS. Never in it: the password
+ * hash, session or OAuth tokens, Stripe ids or card data. Details: docs/features.md.
  */
 import { and, asc, eq, getTableColumns, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";

@@ -1,19 +1,12 @@
 /**
  * /api/account/*: the signed-in user's own account (issue 15). Every route acts on the
  * caller's account only, answers `no-store`, and is origin-checked when it writes
- * (api/app.ts). better-auth's own endpoints do the work where they exist (changePassword,
- * setPassword, changeEmail, revokeSession, revokeOtherSessions, verifyPassword); these
- * routes put the app's rules, messages and answers around them.
+ * (api/app.ts). better-auth's own endpoints do the work where they exist; these routes put
+ * the app's rules, messages and answers around them.
  *
- *   GET    /api/account                         what the settings page shows
- *   GET    /api/account/export?format=json|csv  the user's data (export.ts)
- *   DELETE /api/account                         { password?, confirm } (delete.ts)
- *   POST   /api/account/password                { currentPassword?, newPassword, revokeOtherSessions }
- *   POST   /api/account/email                   { newEmail, currentPassword? }: a link to the new address
- *   GET    /api/account/email/confirm?token=    that link: the change, then /settings (email-change.ts)
- *   GET    /api/account/sessions                every live session, no tokens (sessions.ts)
- *   DELETE /api/account/sessions/:id            signs that session out
- *   POST   /api/account/sessions/revoke-others  signs out everywhere else
+ * Routes: the account summary, export (export.ts), deletion (delete.ts), password, e-mail
+ * change (email-change.ts) and sessions (sessions.ts); the full table with request bodies
+ * is in docs/features.md, "From the code's headers".
  */
 import { APIError } from "better-auth/api";
 import { eq } from "drizzle-orm";

@@ -1,21 +1,11 @@
 /**
  * The social card's fonts and emoji, all read from npm packages (never system fonts, never
- * the network), and the one rule for text no shipped font can draw.
+ * the network): Noto Sans, Noto Sans SC and KR (slices read on demand), Twemoji.
  *
- * - Noto Sans (@fontsource/noto-sans, WOFF): Latin, Latin Extended, Vietnamese, Greek,
- *   Cyrillic and Devanagari, regular and bold, loaded once at the first render.
- * - Noto Sans SC and KR (@fontsource/noto-sans-sc, -kr, WOFF): Chinese and Japanese kana,
- *   and Korean Hangul, in ~220 unicode-range slices; a slice is read the first time a card
- *   needs one of its characters and kept. Each card is drawn with the base fonts plus the
- *   slices its own text needs, in one fixed order (`cardFonts`), so the same card gives the
- *   same bytes on every instance whatever it drew before.
- * - Which characters a font has is read from its cmap (font-coverage.ts), not from the
- *   package's declared ranges (Noto Sans SC declares Hangul it does not have).
- * - Twemoji (@twemoji/svg, graphics CC-BY 4.0): every RGI emoji as an SVG, drawn as an image.
- *
- * The fallback: a grapheme that none of these covers (Arabic, Hebrew, Thai, an emoji newer
- * than the set, a private-use character…) is replaced by U+FFFD '�' before layout, so a card
- * never shows an empty box (tofu) and never asks for a font it cannot have.
+ * Key rules: a card is drawn with the base fonts plus exactly the slices its own text needs,
+ * in one fixed order (`cardFonts`), so the same card gives the same bytes on every instance;
+ * a grapheme no shipped font or emoji covers becomes U+FFFD '�', never an empty box.
+ * Details: docs/features.md, "From the code's headers".
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1,20 +1,11 @@
 /**
  * The versions a profile's social card has had (issue 16, table `card_versions`, migration
  * 0008): a card URL is served `immutable`, so `/og/{username}/{version}.png` must keep giving
- * the picture of THAT version after the profile changes. Each version's facts (CardFacts: a
- * few hundred bytes of JSON) are kept, and an old version is drawn again from them.
+ * the picture of THAT version; each version's facts (CardFacts) are kept and redrawn from.
  *
- * - Recorded when a version is first computed for the profile page or the card (the cold
- *   paths: a cached page or card never gets here), with `insert … on conflict do nothing`,
- *   and at most once per user and version on each instance (`recorded` remembers the last
- *   version written per user), so a page re-rendered after its cache entry expired sends
- *   no statement.
- * - Kept: the newest CARD_VERSIONS_KEPT per user, in the order they were first recorded
- *   (`seq`); older rows are deleted when a new version is recorded. Deleting the account
- *   deletes them (foreign key, ON DELETE CASCADE). They are in the account export
- *   (section `socialCards`): past bios and names are data about the user.
- * - Served only under the name they show (case-insensitively) and only while that name is
- *   the user's: after a rename the old name is a missing user (404), as for any card.
+ * Recorded on the cold paths only, at most once per user and version per instance; the
+ * newest CARD_VERSIONS_KEPT per user are kept; served only under the name they show, while
+ * it is the user's. Details: docs/features.md, "From the code's headers".
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";

@@ -1,16 +1,11 @@
 /**
  * The social card: a 1200 × 630 PNG of a public profile, at `/og/{username}/{version}.png`.
  *
- * Drawn on the server: satori lays out a tree of plain objects (user text is only ever a text
- * child: it cannot become markup) and writes an SVG whose glyphs are paths from the shipped
- * fonts (api/sharing/card-fonts.ts); sharp rasterises it, lays the avatar (cut to its circle
- * while satori works) on it, and writes a palette PNG (CARD_PNG_OPTIONS). An avatar drawn by
- * librsvg inside the SVG cost ~30 ms of a ~110 ms render; laid on the raster it costs ~2 ms.
- * Each version is drawn once per instance (`CardStore`: by version, a content hash, capped in
- * bytes; concurrent first requests share one render); the answer is kept by the host's response
- * cache under its path until the profile changes. Every version is recorded with its
- * facts in Postgres (api/sharing/card-versions.ts), so an old version's URL is drawn again,
- * to the same bytes, on any instance, for as long as the version is kept.
+ * Drawn on the server: satori lays out plain objects (user text is only ever a text child:
+ * it cannot become markup) into an SVG; sharp rasterises it, lays the avatar on it and
+ * writes a palette PNG (CARD_PNG_OPTIONS). Each version is drawn once per instance
+ * (`CardStore`); an old version is drawn again, to the same bytes, from its facts in
+ * Postgres (card-versions.ts). Details: docs/features.md, "From the code's headers".
  */
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";

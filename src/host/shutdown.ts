@@ -2,19 +2,9 @@
  * Shutdown that drains: how one instance leaves a load balancer without costing anyone a
  * request (the sequence is in docs/deploy-notes.md, "Stopping an instance").
  *
- * 1. SIGTERM: the instance starts **draining**. `/api/health` answers 503 `{"status":
- *    "draining"}` at once, so the proxy's next active check takes the instance out of its
- *    rotation; every other request is still served as usual, each answer marked
- *    `Connection: close` so that the proxy (and any client) stops reusing connections to
- *    this instance. This lasts SHUTDOWN_DRAIN_SECONDS, which is longer than the proxy's
- *    health interval (deploy/Caddyfile).
- * 2. **Stopping**: the server stops listening (new connections are refused, which a proxy
- *    retries on another instance), the requests still in flight finish (up to 15 s), the
- *    database is closed, and the process exits 0.
- *
- * A second SIGTERM during the drain, or SIGINT (Ctrl-C in a terminal) at any time, skips
- * the rest of the drain and stops at once. Without a drain (SHUTDOWN_DRAIN_SECONDS=0)
- * SIGTERM stops at once too.
+ * SIGTERM: serve on for SHUTDOWN_DRAIN_SECONDS with `/api/health` answering 503 "draining"
+ * and every answer `Connection: close`; then stop listening, let requests in flight finish
+ * (up to 15 s), close the database and exit 0. A second SIGTERM, or SIGINT, stops at once.
  */
 
 export type ShutdownPhase = "serving" | "draining" | "stopping";

@@ -1,18 +1,12 @@
 /**
- * The one parser for return paths ("where to go after signing in"): `/api/login?redirectTo=`,
- * the sign-in, sign-up and forgot-password pages, the sign-in form, the pages that send a
- * signed-out visitor to sign in, and better-auth's callbackURL / newUserCallbackURL /
- * errorCallbackURL / redirectTo (api/auth.ts). A pure leaf module: the server and the
- * browser both import it.
+ * The one parser for return paths ("where to go after signing in"), for the server and the
+ * browser alike (a pure leaf module).
  *
- * A value must be a path ("/…") or an absolute http(s) URL; it is resolved against the
- * site's origin with the URL parser browsers use and must stay on that origin. Anything a
- * browser might read differently from this parser is refused outright, raw or
- * percent-encoded: control characters (C0, DEL, C1), any
- * whitespace (browsers drop tabs and newlines, so `/\t/evil.com` becomes `//evil.com`),
- * backslashes (read as `/` in http URLs), malformed percent-encoding, and a path that
- * starts with two slashes once decoded (`/%2F/evil.com`). API routes are never a
- * destination. A refused value becomes "/", silently.
+ * A value must be a path ("/…") or an absolute http(s) URL that stays on the site's origin;
+ * anything a browser might read differently (control characters, whitespace, backslashes,
+ * bad percent-encoding, a leading "//" once decoded) is refused, as are API routes. A
+ * refused value becomes "/", silently. Callers and reasons: docs/architecture.md,
+ * "From the code's headers".
  */
 
 /** Where a refused or missing return path leads. */

@@ -1,9 +1,9 @@
 /**
- * One form field: label, input (or textarea), hint, error, and the aria wiring between them
+ * One form field: label, input (or textarea, or select), hint, error, and the aria wiring between them
  * (`aria-invalid`, `aria-describedby` naming the hint and the error). Every form uses it
  * (issue 37), so a field looks and reads the same everywhere.
  */
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 
 interface Common {
   /** The control's id; the hint and error get `${id}-hint` and `${id}-error`. */
@@ -19,12 +19,19 @@ interface Common {
   after?: ReactNode;
   /** Announce the error as it appears (a check made while typing, not on submit). */
   alertError?: boolean;
+  /** On the control's line, after it (a unit: 'capsules'). */
+  suffix?: ReactNode;
 }
 
-type InputProps = Common & { multiline?: false } & Omit<InputHTMLAttributes<HTMLInputElement>, "id">;
-type TextareaProps = Common & { multiline: true } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id">;
+type InputProps = Common & { multiline?: false; select?: false } & Omit<InputHTMLAttributes<HTMLInputElement>, "id">;
+type TextareaProps = Common & { multiline: true; select?: false } & Omit<
+    TextareaHTMLAttributes<HTMLTextAreaElement>,
+    "id"
+  >;
+/** A select: its options are the children. */
+type SelectProps = Common & { select: true; multiline?: false } & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id">;
 
-export default function Field(props: InputProps | TextareaProps) {
+export default function Field(props: InputProps | TextareaProps | SelectProps) {
   const {
     id,
     label,
@@ -35,6 +42,8 @@ export default function Field(props: InputProps | TextareaProps) {
     after,
     alertError,
     multiline,
+    select,
+    suffix,
     className,
     ...control
   } = props;
@@ -51,6 +60,13 @@ export default function Field(props: InputProps | TextareaProps) {
       {label}
     </label>
   );
+  const controlEl = select ? (
+    <select {...(control as SelectHTMLAttributes<HTMLSelectElement>)} {...shared} />
+  ) : multiline ? (
+    <textarea {...(control as TextareaHTMLAttributes<HTMLTextAreaElement>)} {...shared} />
+  ) : (
+    <input {...(control as InputHTMLAttributes<HTMLInputElement>)} {...shared} />
+  );
   return (
     <div>
       {labelAside ? (
@@ -61,10 +77,13 @@ export default function Field(props: InputProps | TextareaProps) {
       ) : (
         labelEl
       )}
-      {multiline ? (
-        <textarea {...(control as TextareaHTMLAttributes<HTMLTextAreaElement>)} {...shared} />
+      {suffix ? (
+        <div className="flex items-center gap-2">
+          {controlEl}
+          {suffix}
+        </div>
       ) : (
-        <input {...(control as InputHTMLAttributes<HTMLInputElement>)} {...shared} />
+        controlEl
       )}
       {hint && (
         <p id={`${id}-hint`} className="field-hint">

@@ -1,5 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useState } from "react";
+import Field from "../components/Field";
 import Modal from "../components/Modal";
 import { ApiError, errorMessage } from "../lib/api";
 import { DEFAULT_QUANTITY_TYPE, NOTES_MAX, QUANTITY_TYPES, SUPPLEMENT_TEXT_MAX } from "../lib/constants";
@@ -13,8 +14,8 @@ import { $dialog, addSupplement, updateSupplement } from "../stores/supplements"
 import { $user, seedUser } from "../stores/user";
 import ScheduleFields, { type ScheduleValue, schedulePayload, scheduleValueOf } from "./tracking/ScheduleFields";
 
-type Field = "name" | "quantityType" | "frequency" | "affiliateLink" | "notes";
-type Values = Record<Field, string>;
+type FieldName = "name" | "quantityType" | "frequency" | "affiliateLink" | "notes";
+type Values = Record<FieldName, string>;
 
 const empty = (): Values => ({
   name: "",
@@ -46,7 +47,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
   const open = dialog?.kind === "add" || dialog?.kind === "edit";
   const editing = dialog?.kind === "edit" ? dialog.supplement : null;
   const [values, setValues] = useState<Values>(empty);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   // Issue 19: the schedule and amount (their errors are keyed `schedule.times`, `doseAmount`…).
   const [track, setTrack] = useState<ScheduleValue>(() => scheduleValueOf(null));
   const [trackErrors, setTrackErrors] = useState<Record<string, string | undefined>>({});
@@ -62,10 +63,11 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
     setBusy(false);
   }, [open, editing]);
 
-  const set = (field: Field) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
-    setValues((v) => ({ ...v, [field]: e.target.value }));
-    setErrors((er) => ({ ...er, [field]: undefined }));
-  };
+  const set =
+    (field: FieldName) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
+      setValues((v) => ({ ...v, [field]: e.target.value }));
+      setErrors((er) => ({ ...er, [field]: undefined }));
+    };
 
   async function submit(event: React.FormEvent) {
     event.preventDefault();
@@ -78,12 +80,12 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
     };
     const parsed = supplementInputSchema.safeParse(payload);
     if (!parsed.success) {
-      const found: Partial<Record<Field, string>> = {};
+      const found: Partial<Record<FieldName, string>> = {};
       const foundTrack: Record<string, string> = {};
       for (const issue of parsed.error.issues) {
         const key = issue.path.slice(0, 2).join(".");
         if (issue.path[0] === "schedule" || issue.path[0] === "doseAmount") foundTrack[key] ??= issue.message;
-        else found[issue.path[0] as Field] ??= issue.message;
+        else found[issue.path[0] as FieldName] ??= issue.message;
       }
       setErrors(found);
       setTrackErrors(foundTrack);
@@ -102,12 +104,12 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
     } catch (error) {
       setBusy(false);
       if (error instanceof ApiError && error.errors) {
-        const found: Partial<Record<Field, string>> = {};
+        const found: Partial<Record<FieldName, string>> = {};
         const foundTrack: Record<string, string | undefined> = {};
         for (const [key, list] of Object.entries(error.errors)) {
           if (key.startsWith("schedule") || key === "doseAmount")
             foundTrack[key.split(".").slice(0, 2).join(".")] = list[0];
-          else found[key as Field] = list[0];
+          else found[key as FieldName] = list[0];
         }
         setErrors(found);
         setTrackErrors(foundTrack);
@@ -115,14 +117,6 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
       notify.error(errorMessage(error, editing ? SUPPLEMENT_MESSAGES.updateFailed : SUPPLEMENT_MESSAGES.addFailed));
     }
   }
-
-  const describedBy = (field: Field) => (errors[field] ? `${id}-${field}-error` : undefined);
-  const errorText = (field: Field) =>
-    errors[field] ? (
-      <p id={`${id}-${field}-error`} className="field-error">
-        {errors[field]}
-      </p>
-    ) : null;
 
   return (
     <Modal
@@ -134,58 +128,38 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
       description={editing ? "Change the details of this supplement." : "Add a supplement to your routine."}
     >
       <form onSubmit={submit} noValidate className="space-y-4">
-        <div>
-          <label htmlFor={`${id}-name`} className="field-label">
-            Name
-          </label>
-          <input
-            id={`${id}-name`}
-            className="field-input"
-            placeholder="e.g., Vitamin D3"
-            value={values.name}
-            onChange={set("name")}
-            maxLength={SUPPLEMENT_TEXT_MAX}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={describedBy("name")}
-          />
-          {errorText("name")}
-        </div>
-        <div>
-          <label htmlFor={`${id}-quantityType`} className="field-label">
-            Quantity Type
-          </label>
-          <select
-            id={`${id}-quantityType`}
-            className="field-input"
-            value={values.quantityType}
-            onChange={set("quantityType")}
-            aria-invalid={errors.quantityType ? true : undefined}
-            aria-describedby={describedBy("quantityType")}
-          >
-            {QUANTITY_TYPES.map((q) => (
-              <option key={q} value={q}>
-                {q}
-              </option>
-            ))}
-          </select>
-          {errorText("quantityType")}
-        </div>
-        <div>
-          <label htmlFor={`${id}-frequency`} className="field-label">
-            Frequency
-          </label>
-          <input
-            id={`${id}-frequency`}
-            className="field-input"
-            placeholder="e.g., 2 capsules daily"
-            value={values.frequency}
-            onChange={set("frequency")}
-            maxLength={SUPPLEMENT_TEXT_MAX}
-            aria-invalid={errors.frequency ? true : undefined}
-            aria-describedby={describedBy("frequency")}
-          />
-          {errorText("frequency")}
-        </div>
+        <Field
+          id={`${id}-name`}
+          label="Name"
+          placeholder="e.g., Vitamin D3"
+          value={values.name}
+          onChange={set("name")}
+          maxLength={SUPPLEMENT_TEXT_MAX}
+          error={errors.name}
+        />
+        <Field
+          select
+          id={`${id}-quantityType`}
+          label="Quantity Type"
+          value={values.quantityType}
+          onChange={set("quantityType")}
+          error={errors.quantityType}
+        >
+          {QUANTITY_TYPES.map((q) => (
+            <option key={q} value={q}>
+              {q}
+            </option>
+          ))}
+        </Field>
+        <Field
+          id={`${id}-frequency`}
+          label="Frequency"
+          placeholder="e.g., 2 capsules daily"
+          value={values.frequency}
+          onChange={set("frequency")}
+          maxLength={SUPPLEMENT_TEXT_MAX}
+          error={errors.frequency}
+        />
         <ScheduleFields
           value={track}
           onChange={(next) => {
@@ -202,38 +176,26 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
         />
         {user.isPremium ? (
           <>
-            <div>
-              <label htmlFor={`${id}-affiliateLink`} className="field-label">
-                Affiliate Link
-              </label>
-              <input
-                id={`${id}-affiliateLink`}
-                type="url"
-                className="field-input"
-                placeholder="https://example.com/product"
-                value={values.affiliateLink}
-                onChange={set("affiliateLink")}
-                aria-invalid={errors.affiliateLink ? true : undefined}
-                aria-describedby={describedBy("affiliateLink")}
-              />
-              {errorText("affiliateLink")}
-            </div>
-            <div>
-              <label htmlFor={`${id}-notes`} className="field-label">
-                Notes
-              </label>
-              <textarea
-                id={`${id}-notes`}
-                className="field-input min-h-20"
-                placeholder="Why you take it, how it works for you..."
-                value={values.notes}
-                onChange={set("notes")}
-                maxLength={NOTES_MAX}
-                aria-invalid={errors.notes ? true : undefined}
-                aria-describedby={describedBy("notes")}
-              />
-              {errorText("notes")}
-            </div>
+            <Field
+              id={`${id}-affiliateLink`}
+              type="url"
+              label="Affiliate Link"
+              placeholder="https://example.com/product"
+              value={values.affiliateLink}
+              onChange={set("affiliateLink")}
+              error={errors.affiliateLink}
+            />
+            <Field
+              multiline
+              id={`${id}-notes`}
+              label="Notes"
+              className="min-h-20"
+              placeholder="Why you take it, how it works for you..."
+              value={values.notes}
+              onChange={set("notes")}
+              maxLength={NOTES_MAX}
+              error={errors.notes}
+            />
           </>
         ) : (
           <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2 rounded-xl border border-premium-100 bg-premium-50 px-3 py-2.5">

@@ -27,18 +27,6 @@ const longDate = (date: string) =>
 const todayCard = (page: Page) => page.getByTestId("today-card");
 const dose = (page: Page, label: string) => todayCard(page).getByRole("checkbox", { name: label, exact: true });
 
-/**
- * Axe on the page, but for the top bar's logo link below 640 px and the toasts' text colour,
- * both issue 38 §4's (another change); drop the exclusions once it has landed.
- */
-const axe = (page: Page) =>
-  expectNoA11yViolations(page, {
-    exclude: [
-      "[data-sonner-toaster]",
-      ...((page.viewportSize()?.width ?? 1280) < 640 ? ['a.tracking-tight[href="/"]'] : []),
-    ],
-  });
-
 const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7];
 /** Five supplements: three in the morning, two in the evening; each type's phrase. */
 const STACK = [
@@ -139,7 +127,7 @@ for (const viewport of [
       const todayCell = history.getByRole("img", { name: `${shortDayLabel(today())}: 3 of 5 taken (today)` });
       await expect(todayCell).toBeVisible();
       expect(await background(todayCell)).toBe(await background(swatch(page, HEATMAP_LABELS.high)));
-      await axe(page);
+      await expectNoA11yViolations(page);
 
       // Undo in one step, by keyboard: focus stayed on the button that took Take all's place.
       const undo = card.getByRole("button", { name: "Undo take all: Morning" });
@@ -163,7 +151,7 @@ for (const viewport of [
       const done = history.getByRole("img", { name: `${shortDayLabel(today())}: 4 of 5 taken (today)` });
       expect(await background(done)).toBe(await background(swatch(page, HEATMAP_LABELS.all)));
       await expect(history.getByTestId("today-progress")).toHaveText("Today: 4 of 5");
-      await axe(page);
+      await expectNoA11yViolations(page);
       await page.reload();
       await expect(todayCard(page).getByText("All done for today")).toBeVisible({ timeout: 15_000 });
 
@@ -176,7 +164,7 @@ for (const viewport of [
       await expect(todayCard(page).getByRole("heading", { level: 2 })).toHaveText(longDate(yesterday));
       await expect(todayCard(page).getByRole("heading", { name: "Today", exact: true })).toHaveCount(0);
       await expect(todayCard(page).getByText("Nothing scheduled that day")).toBeVisible();
-      await axe(page);
+      await expectNoA11yViolations(page);
 
       // The public page, its schedule shown: the same phrases.
       const { username } = await apiCall<{ username: string }>(page, base, "PUT", "/api/profile", {
@@ -228,7 +216,7 @@ for (const viewport of [
       await d.getByLabel("Name").focus();
       for (const button of actions) expect(await uncovered(button)).toBe(true);
       await expect(d.getByText("Premium Features")).toBeVisible();
-      await axe(page);
+      await expectNoA11yViolations(page);
       // A failed save's toast leaves the dialog's controls uncovered.
       await page.route("**/api/supplements", (route) =>
         route.request().method() === "POST"
@@ -252,7 +240,7 @@ for (const viewport of [
         expect(overlaps).toBe(false);
       }
       for (const button of actions) expect(await uncovered(button)).toBe(true);
-      await axe(page);
+      await expectNoA11yViolations(page);
       await page.unroute("**/api/supplements");
       await actions[1]?.click();
       await expect(d).toHaveCount(0);

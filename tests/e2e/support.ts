@@ -10,6 +10,24 @@ export interface A11yOptions {
 }
 
 /** Runs axe (WCAG 2.2 A and AA, plus best practices) on the page as it is now; fails with a readable list. */
+/**
+ * Waits for the page's finite animations and transitions to end (a toast's or a dialog's
+ * fade-in): axe measures colours through the current opacity, so a check made mid-entrance
+ * reads a half-faded button as low contrast. Endless ones (a spinner) are not waited for.
+ */
+async function settleAnimations(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    // Two frames: an entrance a render has just asked for (data-mounted) has started.
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+    const finite = document
+      .getAnimations()
+      .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Number.POSITIVE_INFINITY));
+    // A paused one would never finish: two seconds at most.
+    const ended = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 2000))]);
+  });
+}
+
 export async function expectNoA11yViolations(page: Page, options: A11yOptions = {}): Promise<void> {
   let builder = new AxeBuilder({ page }).withTags([
     "wcag2a",
@@ -25,6 +43,7 @@ export async function expectNoA11yViolations(page: Page, options: A11yOptions = 
   // workers on two cores took the dashboard's three checks past the test timeout. A page
   // with frames (Stripe's) keeps the default, which reaches into them.
   if (page.frames().length === 1) builder = builder.setLegacyMode(true);
+  await settleAnimations(page);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
   if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
   const { violations } = await builder.analyze();

@@ -3,6 +3,7 @@
  * 'Days' and the 'As needed' switch (which hides When and Days).
  */
 import { useId } from "react";
+import Field from "../../components/Field";
 import { doseNoun } from "../../lib/dose";
 import {
   ALL_DAYS,
@@ -75,35 +76,26 @@ export default function ScheduleFields({ value, onChange, quantityType, errors }
 
   return (
     <div className="space-y-4">
-      <div>
-        <label htmlFor={`${id}-amount`} className="field-label">
-          Amount per dose
-        </label>
-        <div className="flex items-center gap-2">
-          <input
-            id={`${id}-amount`}
-            type="number"
-            inputMode="decimal"
-            min="0.01"
-            max="1000"
-            step="0.01"
-            className="field-input max-w-32"
-            placeholder="e.g., 2"
-            value={value.doseAmount}
-            onChange={(e) => onChange({ ...value, doseAmount: e.target.value })}
-            aria-invalid={errors.doseAmount ? true : undefined}
-            aria-describedby={errors.doseAmount ? `${id}-amount-error` : `${id}-amount-unit`}
-          />
+      <Field
+        id={`${id}-amount`}
+        label="Amount per dose"
+        type="number"
+        inputMode="decimal"
+        min="0.01"
+        max="1000"
+        step="0.01"
+        className="max-w-32"
+        placeholder="e.g., 2"
+        value={value.doseAmount}
+        onChange={(e) => onChange({ ...value, doseAmount: e.target.value })}
+        describedBy={`${id}-amount-unit`}
+        error={errors.doseAmount}
+        suffix={
           <span id={`${id}-amount-unit`} className="min-w-0 text-sm text-slate-700">
             {doseNoun(Number.parseFloat(value.doseAmount) || null, quantityType)}
           </span>
-        </div>
-        {errors.doseAmount && (
-          <p id={`${id}-amount-error`} className="field-error">
-            {errors.doseAmount}
-          </p>
-        )}
-      </div>
+        }
+      />
       <div className="flex items-center justify-between gap-3">
         <span id={`${id}-as-needed`} className="text-sm font-medium text-slate-800">
           As needed

@@ -8,15 +8,26 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, like, ne, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Database, Db } from "../../db/client";
 import { type User, users, verifications } from "../../db/schema";
 import { EMAIL_CHANGE_RESULTS, type EmailChangeResult } from "../../src/lib/account";
 import { MAIL_MESSAGES } from "../../src/lib/messages";
+import type { Caches } from "../cache";
 import { nowMs } from "../clock";
-import type { AppContext } from "../context";
+import type { Config } from "../config";
 import { isUniqueViolation } from "../http";
 import { errorFields, log } from "../log";
 import { createMailer } from "../mail";
+
+/**
+ * What the change needs of the app. Not AppContext: api/auth.ts imports this module, and the
+ * context's type names the auth instance (a cycle).
+ */
+interface Deps {
+  config: Config;
+  database: Pick<Database, "db">;
+  caches: Pick<Caches, "invalidate">;
+}
 
 /** How long a confirmation link works. */
 export const EMAIL_LINK_HOURS = 24;
@@ -38,7 +49,7 @@ export async function endEmailChanges(db: Db, userId: string): Promise<void> {
  * any earlier link dies, the old address is told, and the link goes to the new one unless
  * another account has that address (then nothing goes there: the answer is the same).
  */
-export async function requestEmailChange(ctx: AppContext, user: User, newEmail: string): Promise<void> {
+export async function requestEmailChange(ctx: Deps, user: User, newEmail: string): Promise<void> {
   const db = ctx.database.db;
   const address = newEmail.trim().toLowerCase();
   await endEmailChanges(db, user.id);
@@ -64,7 +75,7 @@ export async function requestEmailChange(ctx: AppContext, user: User, newEmail: 
  * Opens a confirmation link: the change happens, or the reason it cannot (used, ended or
  * expired link; the address taken meanwhile by another account). Never throws for a bad token.
  */
-export async function confirmEmailChange(ctx: AppContext, token: string | undefined): Promise<EmailChangeResult> {
+export async function confirmEmailChange(ctx: Deps, token: string | undefined): Promise<EmailChangeResult> {
   if (!token || token.length > 200) return EMAIL_CHANGE_RESULTS.invalid;
   const db = ctx.database.db;
   // Deleted as it is read: a second opening (or a concurrent one) finds nothing.

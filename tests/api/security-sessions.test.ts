@@ -8,7 +8,8 @@
  *   browsers for a __Secure- name, and the stale cookie stays);
  * - sign-up and password-reset rate limits (the sign-in limit is in auth.test.ts);
  * - a cross-origin state-changing request is refused on every state-changing /api route,
- *   read from the app's own routes, and writes nothing; the Stripe webhook alone is exempt.
+ *   read from the app's own routes, and writes nothing; the Stripe webhook and the one-click
+ *   unsubscribe of reminder e-mails (RFC 8058: a mail client posts it) alone are exempt.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -167,6 +168,9 @@ describe("rate limits (RATE_LIMIT=on)", () => {
     }, LIMITS.resetRequestFromAddress));
 });
 
+/** Write routes taken from other origins: signed by their sender, not by a session. */
+const EXEMPT = ["/api/stripe/webhook", "/api/reminders/unsubscribe"];
+
 describe("cross-origin state-changing requests are refused on every /api route", () => {
   let api: TestApi;
   let user: ApiUser;
@@ -221,7 +225,7 @@ describe("cross-origin state-changing requests are refused on every /api route",
       out.push({
         method: r.method,
         path: r.path.replace(":id", String(supplementId)),
-        exempt: r.path === "/api/stripe/webhook",
+        exempt: EXEMPT.includes(r.path),
       });
     }
     return out;
@@ -268,7 +272,7 @@ describe("cross-origin state-changing requests are refused on every /api route",
   test("the list of routes is read from the app (a new write route is covered automatically)", () => {
     const routes = writeRoutes();
     expect(routes.length).toBeGreaterThan(20);
-    expect(routes.filter((r) => r.exempt).map((r) => r.path)).toEqual(["/api/stripe/webhook"]);
+    expect(routes.filter((r) => r.exempt).map((r) => r.path)).toEqual([...EXEMPT]);
   });
 
   test("our own origin is accepted (the refusals below are for the origin, not something else)", async () => {
@@ -300,8 +304,8 @@ describe("cross-origin state-changing requests are refused on every /api route",
         const type = res.headers.get("content-type") ?? "";
         await res.arrayBuffer();
         if (route.exempt) {
-          // Refused for its (missing) signature, not its origin.
-          if (res.status === 403) failures.push(`${route.method} ${route.path}: 403 for the exempt webhook`);
+          // Refused for its (missing) signature or token, not its origin.
+          if (res.status === 403) failures.push(`${route.method} ${route.path}: 403 for an exempt route`);
         } else if (res.status !== 403 || !type.includes("application/json")) {
           failures.push(`${route.method} ${route.path}: ${res.status} ${type}`);
         }

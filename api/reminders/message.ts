@@ -1,5 +1,6 @@
 /** One reminder's words: the push payload and the e-mail, from the slot's open doses. */
-import { dosePhrase, type ReminderPayload, type ReminderSlot, reminderTitle } from "../../src/lib/reminders";
+import { dosePhrase } from "../../src/lib/dose";
+import { type ReminderPayload, type ReminderSlot, reminderTitle } from "../../src/lib/reminders";
 import type { Config } from "../config";
 import type { Mail } from "../mail";
 import { unsubscribeUrl } from "./unsubscribe";
@@ -17,7 +18,7 @@ export const TODAY_URL = "/dashboard#today";
 export function reminderBody(doses: OpenDose[]): string {
   return doses
     .map((d) => {
-      const phrase = dosePhrase(d.doseAmount, d.quantityType);
+      const phrase = d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType);
       return phrase ? `${d.name} (${phrase})` : d.name;
     })
     .join(", ");

@@ -30,12 +30,12 @@ export function doseNoun(doseAmount: number | null | undefined, quantityType: st
 
 /**
  * The dose as a phrase: the amount and its noun, plural above 1 (`0.5 teaspoon`, `1 soft gel`,
- * `1.5 teaspoons`); with `Other` the amount alone. Without an amount: the plural noun
- * (`Capsules`), or '' for `Other`. An unknown type is lower-cased as it is.
+ * `1.5 teaspoons`); with `Other` the amount alone. Without an amount there is no phrase to
+ * build: the quantity type as the spec names it (`Capsule(s)`), as the pages showed it before.
  */
 export function dosePhrase(doseAmount: number | null | undefined, quantityType: string): string {
+  if (doseAmount == null) return quantityType;
   const noun = doseNoun(doseAmount, quantityType);
-  if (doseAmount == null) return capitalise(noun);
   return noun ? `${doseAmount} ${noun}` : String(doseAmount);
 }
 

@@ -124,14 +124,6 @@ export function reminderTitle(slot: ReminderSlot, count: number): string {
   return `${label}: ${count} ${count === 1 ? "supplement" : "supplements"}`;
 }
 
-/** A dose as a reminder names it: '1 soft gel', '2 capsules', '3 gummies'; '' without an amount. */
-export function dosePhrase(doseAmount: number | null, quantityType: string): string {
-  if (doseAmount === null) return "";
-  const unit = quantityType.toLowerCase().replace(/\((s|es|ies)\)$/, "");
-  if (doseAmount === 1) return `${doseAmount} ${unit}`;
-  return `${doseAmount} ${unit.endsWith("y") ? `${unit.slice(0, -1)}ies` : unit.endsWith("s") ? unit : `${unit}s`}`;
-}
-
 /** What the service worker gets in a push: the notification and the doses 'Mark all taken' ticks. */
 export interface ReminderPayload {
   title: string;

@@ -93,6 +93,7 @@ describe("the document", () => {
       "insights",
       "intakes",
       "socialCards",
+      "reminders",
     ]);
     expect(doc.format).toBe(EXPORT_FORMAT);
     expect(doc.exportedAt).toBe("2031-02-03T04:05:06.007Z");

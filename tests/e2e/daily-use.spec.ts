@@ -245,7 +245,7 @@ for (const viewport of [
       await actions[1]?.click();
       await expect(d).toHaveCount(0);
       await expect(page.getByTestId("supplement-row").filter({ hasText: "Iron" })).toContainText(
-        "Capsules • with breakfast",
+        "Capsule(s) • with breakfast",
       );
     });
   });

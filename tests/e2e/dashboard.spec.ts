@@ -101,7 +101,7 @@ test.describe("dashboard as a free user", () => {
     await addThroughDialog(page, { name: "Magnesium", quantityType: "Tablet(s)", frequency: "2 at night" });
     await addThroughDialog(page, { name: "Zinc", quantityType: "Lozenge", frequency: "1 daily" });
     await expect(rowNames(page)).toHaveText(["Vitamin D3", "Magnesium", "Zinc"]);
-    await expect(row(page, "Magnesium")).toContainText("Tablets • 2 at night");
+    await expect(row(page, "Magnesium")).toContainText("Tablet(s) • 2 at night");
     await expect(row(page, "Magnesium")).toContainText("2 at night");
     await expect(page.getByText("Drag and drop to reorder your supplement routine")).toBeVisible();
     // The stat card, the list's badge and the side card agree.
@@ -338,7 +338,7 @@ test.describe("dashboard as a premium user", () => {
       await expectToast(page, "Supplement added successfully!");
 
       const added = row(page, "Fish Oil");
-      await expect(added).toContainText("Soft gels • ");
+      await expect(added).toContainText("Soft Gel • ");
       await expect(added).toContainText("Helps my joints.");
       await expect(added.getByText("Affiliate", { exact: true })).toBeVisible();
 

@@ -252,7 +252,7 @@ test.describe("profiles", () => {
     await expect(d).toBeVisible();
     await expect(d).toContainText(`@${user.username}`);
     await expect(d).toContainText("Shared bio");
-    await expect(d.getByRole("listitem")).toHaveText([/Iron.*Tablets • every other day/, /B12.*Sprays • 1 daily/]);
+    await expect(d.getByRole("listitem")).toHaveText([/Iron.*Tablet\(s\) • every other day/, /B12.*Spray • 1 daily/]);
     const url = `${baseURL}/${user.username}`;
     const live = d.getByRole("link", { name: "View Live" });
     await expect(live).toHaveAttribute("href", url);

@@ -3,6 +3,7 @@
  * times, the follow-up choices, the settings' JSON shape and the zod schema of a change.
  */
 import { z } from "zod";
+import { TIME_LABELS } from "./schedule";
 
 /** The reminded slots; `anytime` doses come with the Morning reminder, `as-needed` never. */
 export const REMINDER_SLOTS = ["morning", "afternoon", "evening", "bedtime"] as const;
@@ -120,8 +121,7 @@ export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
 
 /** The title of a reminder: 'Morning: 2 supplements'. */
 export function reminderTitle(slot: ReminderSlot, count: number): string {
-  const label = slot.charAt(0).toUpperCase() + slot.slice(1);
-  return `${label}: ${count} ${count === 1 ? "supplement" : "supplements"}`;
+  return `${TIME_LABELS[slot]}: ${count} ${count === 1 ? "supplement" : "supplements"}`;
 }
 
 /** What the service worker gets in a push: the notification and the doses 'Mark all taken' ticks. */

@@ -114,24 +114,20 @@ export function renderReport(r: Report): string {
     atMost("Server RSS at the end of the whole bench", r.rssEnd, 300 * 2 ** 20, mb);
     atMost("… its peak (VmHWM)", r.rssPeak, 450 * 2 ** 20, mb);
   }
+  const printed = (what: string, value: string) => targets.push([what, "printed", value, "printed"]);
   if (r.scale) {
     const s = r.scale;
-    targets.push([
+    printed(
       `${int(s.profiles)} profiles, Zipf visits (s = ${s.zipfS})`,
-      "printed",
       `${int(s.rps)} req/s, p99 ${fix(s.p99)} ms, hit rate ${fix(s.hitRate * 100, 1)}%; a miss: ${fix(s.statementsPerMiss, 0)} statement(s), ${fix(s.missAppCpuMs)} ms of app CPU (a hit: ${fix(s.hitAppCpuMs)} ms)`,
-      "printed",
-    ]);
+    );
   }
-  if (r.install) {
-    const i = r.install;
-    targets.push([
+  const i = r.install;
+  if (i)
+    printed(
       "`npm install` on a fresh clone",
-      "printed",
       `${int(i.packages)} packages, ${int(i.mb)} MB, ${int(i.seconds)} s (${i.engineWarnings} engine warnings)`,
-      "printed",
-    ]);
-  }
+    );
   const table = (head: string[], rows: string[][]) =>
     [
       `| ${head.join(" | ")} |`,
@@ -158,19 +154,7 @@ ${table(["what", "target", "measured", "verdict"], targets)}
 Cores: 1.00 = one core busy (the machine has ${r.machine.split(" ")[0]}); "app" is the ceiling's process on its row.
 
 ${table(
-  [
-    "scenario",
-    "req/s",
-    "% of ceiling",
-    "p50 ms",
-    "p99 ms",
-    "errors",
-    "bytes",
-    "rounds (req/s)",
-    "cores: app",
-    "Postgres",
-    "machine",
-  ],
+  "scenario|req/s|% of ceiling|p50 ms|p99 ms|errors|bytes|rounds (req/s)|cores: app|Postgres|machine".split("|"),
   r.scenarios.map((s) => [
     s.label,
     int(s.rps),

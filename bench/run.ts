@@ -12,6 +12,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
+import pLimit from "p-limit";
 import postgres from "postgres";
 import { addDays } from "../src/lib/dates";
 import { cleanupAll, findFreePort, run } from "../tests/support/process";
@@ -39,7 +40,6 @@ import {
   CRAWLER_USER_AGENT,
   makeAvatars,
   ownAddress,
-  pool,
   productLinkIds,
   SCALE_PREFIX,
   type SessionUser,
@@ -218,8 +218,9 @@ async function writeScript(workDir: string, s: Scenario): Promise<string> {
 /** Signs the bench's few users up over HTTP (the app migrates the database first), then stops the app. */
 async function signUpUsers(startApp: (log: string) => Promise<Service>, origin: string) {
   const app = await startApp("app-setup.log");
-  const [dashboard, tracker, writer, reorderer] = await pool(["dashboard", "tracker", "writer", "reorder"], 1, (n, i) =>
-    signUp(origin, `${n}@bench.example.com`, n, ownAddress(1 + i)),
+  const [dashboard, tracker, writer, reorderer] = await pLimit(1).map(
+    ["dashboard", "tracker", "writer", "reorder"],
+    (n, i) => signUp(origin, `${n}@bench.example.com`, n, ownAddress(1 + i)),
   );
   if (!dashboard || !tracker || !writer || !reorderer) throw new Error("sign-up failed");
   await setUsername(origin, dashboard, "dana_dashboard");
@@ -252,7 +253,7 @@ async function seed(db: BenchDatabase, avatars: ReturnType<typeof makeAvatars>, 
 /** Renders `config.cards` social cards once (their URLs from the pages' og:image); the card scenario asks for these. */
 async function warmCards(origin: string, names: string[]) {
   const firstMs: number[] = [];
-  const paths = await pool(names.slice(0, config.cards), 1, async (name) => {
+  const paths = await pLimit(1).map(names.slice(0, config.cards), async (name) => {
     const html = await (await fetch(`${origin}/${name}`, { headers: { "X-Forwarded-For": ownAddress(7) } })).text();
     const content = /<meta[^>]*property="og:image"[^>]*content="([^"]+)"/.exec(html)?.[1] ?? "";
     const path = new URL(content.replaceAll("&amp;", "&"), origin).pathname;

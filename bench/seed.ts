@@ -4,6 +4,7 @@
  * bench uses are real: signed up over HTTP through better-auth, cookies kept.
  */
 import { createHash } from "node:crypto";
+import pLimit from "p-limit";
 import type postgres from "postgres";
 import sharp from "sharp";
 import { QUANTITY_TYPES } from "../src/lib/constants";
@@ -65,20 +66,6 @@ async function makeAvatar(i: number): Promise<Uint8Array> {
 const imageId = (webp: Uint8Array) => createHash("sha256").update(webp).digest("base64url").slice(0, 32);
 const newId = () => crypto.randomUUID().replaceAll("-", "");
 
-/** Runs `fn` over `items` with at most `limit` in flight. */
-export async function pool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let nextIndex = 0;
-  const worker = async () => {
-    while (nextIndex < items.length) {
-      const i = nextIndex++;
-      results[i] = await fn(items[i] as T, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 function supplementRows(rand: () => number, userId: string, count: number, premium: boolean, tag = "") {
   return Array.from({ length: count }, (_, order) => {
     const name = SUPPLEMENT_NAMES[Math.floor(rand() * SUPPLEMENT_NAMES.length)] ?? "Vitamin D3";
@@ -101,13 +88,13 @@ export interface Avatar {
 
 /** `count` distinct avatars, encoded a few at a time (sharp works off the JS thread). */
 export async function makeAvatars(count: number): Promise<Avatar[]> {
-  return pool(
+  const avatar = async (i: number) => {
+    const webp = await makeAvatar(i);
+    return { id: imageId(webp), webp };
+  };
+  return pLimit(3).map(
     Array.from({ length: count }, (_, i) => i),
-    3,
-    async (i) => {
-      const webp = await makeAvatar(i);
-      return { id: imageId(webp), webp };
-    },
+    avatar,
   );
 }
 

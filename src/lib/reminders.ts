@@ -3,10 +3,10 @@
  * times, the follow-up choices, the settings' JSON shape and the zod schema of a change.
  */
 import { z } from "zod";
-import { TIME_LABELS } from "./schedule";
+import { TIME_LABELS, TIMED_DOSE_TIMES } from "./schedule";
 
 /** The reminded slots; `anytime` doses come with the Morning reminder, `as-needed` never. */
-export const REMINDER_SLOTS = ["morning", "afternoon", "evening", "bedtime"] as const;
+export const REMINDER_SLOTS = TIMED_DOSE_TIMES;
 export type ReminderSlot = (typeof REMINDER_SLOTS)[number];
 
 export const DEFAULT_REMINDER_TIMES: Record<ReminderSlot, string> = {

@@ -5,7 +5,9 @@
  * islands that only need the labels and rules here (Today, History) do not load zod.
  */
 
-export const DOSE_TIMES = ["morning", "afternoon", "evening", "bedtime", "anytime"] as const;
+/** The times of day with a clock time (also the reminded slots); `anytime` has none. */
+export const TIMED_DOSE_TIMES = ["morning", "afternoon", "evening", "bedtime"] as const;
+export const DOSE_TIMES = [...TIMED_DOSE_TIMES, "anytime"] as const;
 export type DoseTime = (typeof DOSE_TIMES)[number];
 /** The path segment of an as-needed intake. */
 export const AS_NEEDED = "as-needed";

@@ -1,7 +1,7 @@
 /*
  * StackTrack's service worker (issue 39), served at /sw.js by src/pages/sw.js.ts. Registered from the
  * dashboard and settings only. `push` always shows a notification; its `Mark all taken`
- * action ticks the slot's doses through the API with the user's cookie, and on any failure
+ * action ticks the slot's doses with one Take all request and the user's cookie, and on any failure
  * opens the dashboard's Today instead. A new deploy's worker takes over on the next load.
  * No offline caching here.
  */
@@ -42,18 +42,18 @@ async function openToday(url) {
   return self.clients.openWindow(target.href);
 }
 
+// One request for the slot: Take all (PUT /api/intakes/{date}), all or nothing.
 async function markAllTaken(data) {
-  const answers = await Promise.all(
-    data.doses.map((dose) =>
-      fetch(`/api/intakes/${data.date}/${dose.supplementId}/${encodeURIComponent(dose.time)}`, {
-        method: "PUT",
-        credentials: "include",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify({ status: "taken" }),
-      }),
-    ),
-  );
-  if (answers.some((answer) => !answer.ok)) throw new Error("not every dose was ticked");
+  const answer = await fetch(`/api/intakes/${data.date}`, {
+    method: "PUT",
+    credentials: "include",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({
+      status: "taken",
+      doses: data.doses.map((dose) => ({ supplementId: dose.supplementId, time: dose.time })),
+    }),
+  });
+  if (!answer.ok) throw new Error(`Take all answered ${answer.status}`);
 }
 
 self.addEventListener("notificationclick", (event) => {

@@ -10,10 +10,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { and, eq } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
 import type { Mail } from "../../api/mail";
+import { SEND_CONCURRENCY } from "../../api/reminders/sender";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { appKeys, pushSubscriptions, reminderOutbox, reminderSettings } from "../../db/schema";
 import type { ReminderPayload, ReminderSettingsJson } from "../../src/lib/reminders";
 import { type PushService, startPushService, type TestSubscription } from "../fakes/push-service";
+import { seedReminderUsers } from "../support/reminder-users";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser } from "../support/users";
 
@@ -417,6 +419,28 @@ describe("delivery", () => {
     push.failNext(sub, 0);
     expect(pushesTo(sub)).toEqual([]);
     expect((await outbox(user)).map((r) => r.status)).toEqual(["failed"]);
+  });
+
+  test("a crowd due at once: a few pushes in flight, over kept connections, under one VAPID signature", async () => {
+    const move = freezeClock("2026-06-01T07:30:00Z");
+    const crowd = await seedReminderUsers(api.ctx.database.db, {
+      count: SEND_CONCURRENCY * 3,
+      zones: ["UTC"],
+      since: new Date("2026-06-01T07:00:00Z"),
+      validFrom: "2026-05-30",
+      subscription: () => push.subscription(),
+      email: () => false,
+      followUpMinutes: () => 0,
+    });
+    const connections = push.stats.connections;
+    push.stats.maxInFlight = 0;
+    move("2026-06-01T08:00:00Z");
+    await round();
+    const mine = crowd.flatMap((u) => push.received.filter((p) => u.subscription.endpoint.endsWith(p.subscription)));
+    expect(mine.length).toBe(crowd.length);
+    expect(new Set(mine.map((p) => p.jwt)).size).toBe(1);
+    expect(push.stats.maxInFlight).toBeLessThanOrEqual(SEND_CONCURRENCY);
+    expect(push.stats.connections - connections).toBeLessThanOrEqual(SEND_CONCURRENCY);
   });
 
   test("404 or 410 from the push service deletes that subscription, and the others still get it", async () => {

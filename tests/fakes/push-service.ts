@@ -10,8 +10,9 @@
  *   push.gone(sub);                         // answers 410 from now on
  *   push.failNext(sub, 2);                  // answers 500 twice
  *
- * Another process (the browser test) reaches it through POST /_fake/subscription (a new
- * subscription) and GET /_fake/received.
+ * Another process (the browser test, the scale bench) reaches it through POST
+ * /_fake/subscription (a new subscription; `?n=` a list of n), GET /_fake/received and GET
+ * /_fake/count. `bun tests/fakes/push-service.ts` runs it alone (its URL and CA file on stdout).
  *
  * The certificate is self-signed (openssl): pass `push.caEnv` to a spawned server
  * (NODE_EXTRA_CA_CERTS), or call `push.trustInProcess()` in the test process.
@@ -33,8 +34,9 @@ export interface ReceivedPush {
   ttl: string | undefined;
   urgency: string | undefined;
   topic: string | undefined;
-  /** The `k` of the Authorization header: the app's VAPID public key. */
+  /** The `k` of the Authorization header: the app's VAPID public key; `jwt`, its `t`. */
   vapidKey: string;
+  jwt: string;
   claims: { aud: string; exp: number; sub: string };
   payload: unknown;
 }
@@ -46,6 +48,8 @@ export interface PushService {
   received: ReceivedPush[];
   /** Requests it refused (bad JWT, undecryptable body), with why. */
   refused: string[];
+  /** TLS connections accepted so far; the most push requests it has had open at once. */
+  stats: { connections: number; inFlight: number; maxInFlight: number };
   subscription(): TestSubscription;
   gone(sub: TestSubscription): void;
   failNext(sub: TestSubscription, times: number): void;
@@ -81,8 +85,14 @@ function decrypt(body: Buffer, keys: Keys): Buffer {
   return padded.subarray(0, end);
 }
 
-/** RFC 8292: the claims of a VAPID JWT, after checking its ES256 signature with `k`. */
-function checkVapid(header: string | undefined, origin: string): { k: string; claims: ReceivedPush["claims"] } {
+/** Authorization headers whose signature verified (the app reuses one JWT for hours). */
+const verified = new Set<string>();
+
+/** RFC 8292: the claims of a VAPID JWT, after checking its ES256 signature with `k` (once per header). */
+function checkVapid(
+  header: string | undefined,
+  origin: string,
+): { k: string; jwt: string; claims: ReceivedPush["claims"] } {
   const match = header?.match(/^vapid t=([\w-]+\.[\w-]+\.[\w-]+), k=([\w-]+)$/);
   if (!match) throw new Error(`Authorization is not 'vapid t=…, k=…': ${header}`);
   const [, jwt, k] = match as unknown as [string, string, string];
@@ -95,19 +105,17 @@ function checkVapid(header: string | undefined, origin: string): { k: string; cl
     key: { kty: "EC", crv: "P-256", x: b64url(raw.subarray(1, 33)), y: b64url(raw.subarray(33)) },
     format: "jwk",
   });
-  const ok = verify(
-    "sha256",
-    Buffer.from(`${head}.${body}`),
-    { key, dsaEncoding: "ieee-p1363" },
-    Buffer.from(sig, "base64url"),
-  );
+  const ok =
+    verified.has(header as string) ||
+    verify("sha256", Buffer.from(`${head}.${body}`), { key, dsaEncoding: "ieee-p1363" }, Buffer.from(sig, "base64url"));
   if (!ok) throw new Error("JWT signature does not verify");
+  verified.add(header as string);
   const claims = JSON.parse(Buffer.from(body, "base64url").toString()) as ReceivedPush["claims"];
   const nowSeconds = Date.now() / 1000;
   if (claims.aud !== origin) throw new Error(`aud ${claims.aud} is not ${origin}`);
   if (!(claims.exp > nowSeconds && claims.exp <= nowSeconds + 24 * 3600 + 60)) throw new Error("exp not within 24 h");
   if (!/^(mailto:|https:)/.test(claims.sub ?? "")) throw new Error(`sub ${claims.sub}`);
-  return { k, claims };
+  return { k, jwt, claims };
 }
 
 /** `port`: a fixed one (the end-to-end server's, so the browser test finds it); else any free one. */
@@ -141,20 +149,27 @@ export async function startPushService(options: { port?: number } = {}): Promise
   const failures = new Map<string, number>();
   const received: ReceivedPush[] = [];
   const refused: string[] = [];
+  const stats = { connections: 0, inFlight: 0, maxInFlight: 0 };
   let origin = "";
 
   const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(caFile) }, (req, res) => {
     const chunks: Buffer[] = [];
+    stats.maxInFlight = Math.max(stats.maxInFlight, ++stats.inFlight);
+    res.on("finish", () => stats.inFlight--);
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       // Control paths for a test in another process (tests/e2e/reminders.spec.ts).
-      if (req.url === "/_fake/subscription" && req.method === "POST") {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(service.subscription()));
-        return;
+      const control = new URL(req.url ?? "/", origin);
+      const answer = (body: unknown) =>
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      if (control.pathname === "/_fake/subscription" && req.method === "POST") {
+        const n = control.searchParams.get("n");
+        return answer(n ? Array.from({ length: Number(n) }, () => service.subscription()) : service.subscription());
       }
-      if (req.url === "/_fake/received" && req.method === "GET") {
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ received, refused }));
-        return;
+      if (control.pathname === "/_fake/received" && req.method === "GET") return answer({ received, refused });
+      if (control.pathname === "/_fake/count" && req.method === "GET") {
+        const distinct = new Set(received.map((r) => r.subscription)).size;
+        return answer({ received: received.length, distinct, refused: refused.length });
       }
       const id = req.url?.match(/^\/push\/([\w-]+)$/)?.[1] ?? "";
       const keys = subscriptions.get(id);
@@ -175,7 +190,7 @@ export async function startPushService(options: { port?: number } = {}): Promise
       try {
         if (req.headers["content-encoding"] !== "aes128gcm") throw new Error("Content-Encoding is not aes128gcm");
         if (!req.headers.ttl) throw new Error("no TTL");
-        const { k, claims } = checkVapid(req.headers.authorization, origin);
+        const { k, jwt, claims } = checkVapid(req.headers.authorization, origin);
         const plain = decrypt(Buffer.concat(chunks), keys);
         received.push({
           subscription: id,
@@ -183,6 +198,7 @@ export async function startPushService(options: { port?: number } = {}): Promise
           urgency: req.headers.urgency as string | undefined,
           topic: req.headers.topic as string | undefined,
           vapidKey: k,
+          jwt,
           claims,
           payload: JSON.parse(plain.toString("utf8")),
         });
@@ -193,6 +209,7 @@ export async function startPushService(options: { port?: number } = {}): Promise
       }
     });
   });
+  server.on("secureConnection", () => stats.connections++);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   origin = `https://127.0.0.1:${port}`;
@@ -204,6 +221,7 @@ export async function startPushService(options: { port?: number } = {}): Promise
     caEnv: { NODE_EXTRA_CA_CERTS: caFile },
     received,
     refused,
+    stats,
     subscription() {
       const ecdh = createECDH("prime256v1");
       ecdh.generateKeys();
@@ -222,9 +240,16 @@ export async function startPushService(options: { port?: number } = {}): Promise
       https.globalAgent.options.ca = readFileSync(caFile);
     },
     async close() {
+      server.closeAllConnections(); // the app keeps connections open
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });
     },
   };
   return service;
+}
+
+if (import.meta.main) {
+  const push = await startPushService();
+  process.on("SIGTERM", () => void push.close().finally(() => process.exit(0)));
+  console.log(JSON.stringify({ url: push.url, caFile: push.caFile }));
 }

@@ -4,7 +4,7 @@
  * owner; a visitor with a session cookie is checked once the answer is on its way.
  */
 import { getSessionUser } from "../auth";
-import { now } from "../clock";
+import { nowMs } from "../clock";
 import { sessionTokenCookie } from "../session-cookie";
 import type { AppContext } from "../types";
 import { countable, counterOf } from "./counter";
@@ -12,13 +12,13 @@ import { countable, counterOf } from "./counter";
 export function countView(ctx: AppContext, request: Request, ownerId: string, address: string | undefined) {
   if (!countable(request)) return;
   const visitor = { address, agent: request.headers.get("user-agent") ?? "" };
-  const at = now();
+  const at = nowMs();
   whenNotOwner(ctx, request, ownerId, () => counterOf(ctx).view(ownerId, visitor, at));
 }
 
 export function countClick(ctx: AppContext, request: Request, supplementId: number, ownerId: string | null) {
   if (!countable(request)) return;
-  const at = now();
+  const at = nowMs();
   whenNotOwner(ctx, request, ownerId, () => counterOf(ctx).click(supplementId, at));
 }
 

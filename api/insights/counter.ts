@@ -6,13 +6,13 @@
  * no User-Agent, and the signed-in owner. How the counts add up across instances and days:
  * docs/insights.md.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import type { Database } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { utcDate } from "../../src/lib/insights";
-import { now } from "../clock";
+import { now, nowMs } from "../clock";
 import { errorFields, log } from "../log";
 import type { AppContext } from "../types";
 
@@ -42,9 +42,9 @@ export function countable(request: Request): boolean {
   return !bot;
 }
 
-/** The stored visitor hash (hex) of one view: docs/insights.md. */
-export const visitorHash = (salt: Uint8Array, agent: string, profileId: string, address: string): string =>
-  createHmac("sha256", salt).update(`${agent}\n${profileId}\n${address}`).digest().toString("hex", 0, HASH_BYTES);
+/** The stored visitor hash (hex) of one view: docs/insights.md (why Bun's hasher: docs/benchmarks.md). */
+export const visitorHash = (salt: Uint8Array, agent: string, id: string, address: string): string =>
+  new Bun.CryptoHasher("sha256", salt).update(`${agent}\n${id}\n${address}`).digest().toString("hex", 0, HASH_BYTES);
 
 interface Batch {
   userId: string;
@@ -52,8 +52,6 @@ interface Batch {
   views: number;
   /** New visitors' hashes (hex), not yet sent. */
   hashes: Set<string>;
-  /** User-Agent and address of the batch's visitors: each is hashed once a batch. */
-  visitors: Set<string>;
 }
 
 /** Postgres array literals, for `unnest`. */
@@ -61,10 +59,11 @@ const textArray = (values: string[]): string => `{${values.map((v) => `"${v.repl
 const intArray = (values: number[]): string => `{${values.join(",")}}`;
 
 export class InsightsCounter {
-  private views = new Map<string, Batch>();
+  /** Batches by day, then profile: keys the requests already hold (no key string made per view). */
+  private views = new Map<string, Map<string, Batch>>();
   private clicks = new Map<string, { supplementId: number; day: string; clicks: number }>();
   /** Views whose day's salt is not read yet (the first seconds of a day or after start): hashed at the next flush. */
-  private waiting: { key: string; address: string; agent: string }[] = [];
+  private waiting: { userId: string; day: string; address: string; agent: string }[] = [];
   private salts = new Map<string, Uint8Array>();
   /** Hashes sent (or held) lately (each day's salt makes its own), so that a visitor who comes back costs nothing. */
   private seen = new Set<string>();
@@ -73,6 +72,7 @@ export class InsightsCounter {
   private running: Promise<void> = Promise.resolve();
   private timer: ReturnType<typeof setInterval> | undefined;
   private pendingViews = 0;
+  private batchCount = 0;
   private earlyFlush = false;
   /** Owner checks under way (./count.ts): a flush waits for them (nothing lost on shutdown). */
   private checks = new Set<Promise<unknown>>();
@@ -89,33 +89,34 @@ export class InsightsCounter {
     }
   }
 
-  view(userId: string, visitor: { address: string | undefined; agent: string }, at: Date = now()) {
+  view(userId: string, visitor: { address: string | undefined; agent: string }, at: number = nowMs()) {
     const day = utcDate(at);
-    const key = `${userId}|${day}`;
-    let batch = this.views.get(key);
-    if (!batch) {
-      if (this.views.size >= MAX_KEYS) return;
-      batch = { userId, day, views: 0, hashes: new Set(), visitors: new Set() };
-      this.views.set(key, batch);
-    }
+    const batch = this.batchOf(userId, day);
+    if (!batch) return;
     batch.views += 1;
     this.pendingViews += 1;
     const address = visitor.address ?? "";
-    const raw = `${visitor.agent}\n${address}`;
-    if (!batch.visitors.has(raw)) {
-      const salt = this.salts.get(day);
-      const hash = salt && visitorHash(salt, visitor.agent, userId, address);
-      if (hash ? this.addVisitor(batch, hash) : this.wait(key, address, visitor.agent)) batch.visitors.add(raw);
-    }
+    const salt = this.salts.get(day);
+    // Hashed every view: cheaper than keeping each visitor's User-Agent and address to skip it.
+    if (salt) this.addVisitor(batch, visitorHash(salt, visitor.agent, userId, address));
+    else if (this.waiting.length < MAX_FLUSH_VISITS) this.waiting.push({ userId, day, address, agent: visitor.agent });
     if (this.pendingViews >= MAX_FLUSH_VISITS && this.timer && !this.earlyFlush) {
       this.earlyFlush = true;
       void this.flush();
     }
   }
 
-  /** A view whose day's salt is not read yet: hashed at the next flush (false: no room, a view only). */
-  private wait(key: string, address: string, agent: string): boolean {
-    return this.waiting.length < MAX_FLUSH_VISITS && this.waiting.push({ key, address, agent }) > 0;
+  /** `userId`'s batch of `day`; a new one when there is room (or `force`d: counts kept after a failed flush). */
+  private batchOf(userId: string, day: string, force = false): Batch | undefined {
+    const byUser = this.views.get(day) ?? new Map<string, Batch>();
+    if (byUser.size === 0) this.views.set(day, byUser);
+    let batch = byUser.get(userId);
+    if (!batch && (force || this.batchCount < MAX_KEYS)) {
+      batch = { userId, day, views: 0, hashes: new Set() };
+      byUser.set(userId, batch);
+      this.batchCount += 1;
+    }
+    return batch;
   }
 
   /** A visitor's hash, kept unless seen today already; false when there is no room (it counts when seen again). */
@@ -129,7 +130,7 @@ export class InsightsCounter {
     return true;
   }
 
-  click(supplementId: number, at: Date = now()) {
+  click(supplementId: number, at: number = nowMs()) {
     const day = utcDate(at);
     const key = `${supplementId}|${day}`;
     const entry = this.clicks.get(key);
@@ -163,10 +164,11 @@ export class InsightsCounter {
     }
     this.hashWaiting();
     this.earlyFlush = false;
-    if (this.views.size === 0 && this.clicks.size === 0 && this.cleanedFor === today) return;
-    const views = [...this.views.values()];
+    if (this.batchCount === 0 && this.clicks.size === 0 && this.cleanedFor === today) return;
+    const views = [...this.views.values()].flatMap((byUser) => [...byUser.values()]);
     const clicks = [...this.clicks.values()];
     this.views = new Map();
+    this.batchCount = 0;
     this.clicks = new Map();
     this.pendingViews = 0;
     this.held = 0;
@@ -229,15 +231,11 @@ export class InsightsCounter {
 
   private keep(views: Batch[], clicks: { supplementId: number; day: string; clicks: number }[]) {
     for (const old of views) {
-      const key = `${old.userId}|${old.day}`;
-      const batch = this.views.get(key);
+      const batch = this.batchOf(old.userId, old.day, true) as Batch;
+      batch.views += old.views;
+      for (const hash of old.hashes) batch.hashes.add(hash);
       this.pendingViews += old.views;
       this.held += old.hashes.size;
-      if (!batch) this.views.set(key, old);
-      else {
-        batch.views += old.views;
-        for (const hash of old.hashes) batch.hashes.add(hash);
-      }
     }
     for (const entry of clicks) {
       const key = `${entry.supplementId}|${entry.day}`;
@@ -253,7 +251,7 @@ export class InsightsCounter {
     this.waiting = [];
     const today = utcDate(now());
     for (const view of waiting) {
-      const batch = this.views.get(view.key);
+      const batch = this.views.get(view.day)?.get(view.userId);
       if (!batch) continue;
       const salt = this.salts.get(batch.day);
       if (salt) this.addVisitor(batch, visitorHash(salt, view.agent, batch.userId, view.address));

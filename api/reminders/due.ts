@@ -5,34 +5,13 @@
  * gap; a time that happens twice (fall back) is due at its first occurrence (the outbox key
  * makes it once).
  */
-import { addDays, dateIn } from "../../src/lib/dates";
+import { addDays, dateIn, wallClockIn } from "../../src/lib/dates";
 
 const MINUTE = 60_000;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
 /** The wall clock in `zone` at instant `ms`, written as if it were UTC (ms since the epoch). */
 export function wallClock(ms: number, zone: string): number {
-  const parts = formatter(zone).formatToParts(ms);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  const w = wallClockIn(zone, ms);
+  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
 }
 
 /** The wall-clock instant of `date` ("YYYY-MM-DD") at `time` ("HH:MM"), as if UTC. */

@@ -5,6 +5,8 @@
  * (a Date or an ISO string) as the date it is in `timeZone` (UTC unless given: server and
  * browser then write the same text, so hydration agrees).
  */
+import { wallClockIn } from "./dates";
+
 const MONTHS = [
   "January",
   "February",
@@ -31,7 +33,6 @@ interface Parts {
 }
 
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const partFormats = new Map<string, Intl.DateTimeFormat>();
 
 function partsOf(value: string | Date, timeZone = "UTC"): Parts | null {
   const calendar = typeof value === "string" ? CALENDAR_DATE.exec(value) : null;
@@ -39,32 +40,14 @@ function partsOf(value: string | Date, timeZone = "UTC"): Parts | null {
     ? new Date(Date.UTC(Number(calendar[1]), Number(calendar[2]) - 1, Number(calendar[3])))
     : new Date(value);
   if (Number.isNaN(at.getTime())) return null;
-  const zone = calendar ? "UTC" : timeZone;
-  let format = partFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      hourCycle: "h23",
-    });
-    if (partFormats.size < 64) partFormats.set(zone, format);
-  }
-  const parts = format.formatToParts(at);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const year = get("year");
-  const month = get("month");
-  const day = get("day");
+  const { year, month, day, hour, minute } = wallClockIn(calendar ? "UTC" : timeZone, at);
   return {
     year,
     month,
     day,
     weekday: new Date(Date.UTC(year, month - 1, day)).getUTCDay(),
-    hour: get("hour") % 24,
-    minute: get("minute"),
+    hour,
+    minute,
   };
 }
 

@@ -8,22 +8,47 @@
 const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
+/** The wall clock of an instant in a zone: month 1-12, hour 0-23. */
+export interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** What a clock on the wall in `timeZone` shows at instant `at` (the one Intl formatter per zone). */
+export function wallClockIn(timeZone: string, at: Date | number): WallClock {
+  let format = wallFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
       timeZone,
+      hourCycle: "h23",
       year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
       calendar: "gregory",
       numberingSystem: "latn",
     });
-    if (formatters.size > 500) formatters.clear();
-    formatters.set(timeZone, formatter);
+    if (wallFormats.size >= 500) wallFormats.clear();
+    wallFormats.set(timeZone, format);
   }
-  return formatter;
+  const parts = format.formatToParts(at);
+  const get = (type: string) => Number(parts.find((part) => part.type === type)?.value ?? 0);
+  return {
+    year: get("year"),
+    month: get("month"),
+    day: get("day"),
+    hour: get("hour") % 24,
+    minute: get("minute"),
+    second: get("second"),
+  };
 }
 
 /**
@@ -40,9 +65,9 @@ export function dateIn(timeZone: string | null | undefined, at: Date | number): 
   const second = Math.floor(ms / 1000);
   const last = lastDates.get(zone);
   if (last && last.second === second) return last.date;
-  const parts = formatterFor(zone).formatToParts(at);
-  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
-  const date = `${get("year").padStart(4, "0")}-${get("month")}-${get("day")}`;
+  const wall = wallClockIn(zone, at);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const date = `${String(wall.year).padStart(4, "0")}-${two(wall.month)}-${two(wall.day)}`;
   if (last) {
     last.second = second;
     last.date = date;

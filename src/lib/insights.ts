@@ -44,8 +44,17 @@ export interface InsightsAnswer {
   links: { supplementId: number; name: string; clicks: number }[];
 }
 
-/** The UTC date (YYYY-MM-DD) of an instant. */
-export const utcDate = (at: Date): string => at.toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+let lastDay = { start: 0, text: "1970-01-01" };
+
+/** The UTC date (YYYY-MM-DD) of an instant (a Date or ms), worked out once a day: views ask for it each. */
+export function utcDate(at: Date | number): string {
+  const ms = typeof at === "number" ? at : at.getTime();
+  if (!(ms >= lastDay.start && ms < lastDay.start + DAY_MS)) {
+    lastDay = { start: Math.floor(ms / DAY_MS) * DAY_MS, text: new Date(ms).toISOString().slice(0, 10) };
+  }
+  return lastDay.text;
+}
 
 /** The UTC date `days` days after (or before, when negative) `date` (YYYY-MM-DD). */
 export function addDays(date: string, days: number): string {

@@ -9,6 +9,7 @@ import {
   isCalendarDate,
   isoWeekday,
   shortDayLabel,
+  wallClockIn,
 } from "../../src/lib/dates";
 
 describe("dateIn", () => {
@@ -118,5 +119,22 @@ describe("what counts as a date and a zone", () => {
     [42, null],
   ])("%p → %p", (value, expected) => {
     expect(canonicalTimeZone(value)).toBe(expected);
+  });
+});
+
+describe("wallClockIn (the one per-zone formatter dateIn, date-format and reminders read)", () => {
+  test.each([
+    ["UTC", "2026-11-27T00:00:00Z", [2026, 11, 27, 0, 0, 0]],
+    ["Europe/Berlin", "2026-03-29T00:59:59Z", [2026, 3, 29, 1, 59, 59]], // before spring forward
+    ["Europe/Berlin", "2026-03-29T01:00:00Z", [2026, 3, 29, 3, 0, 0]], // after it
+    ["America/New_York", "2026-11-01T05:30:00Z", [2026, 11, 1, 1, 30, 0]], // the first 01:30
+    ["America/New_York", "2026-11-01T06:30:00Z", [2026, 11, 1, 1, 30, 0]], // the second
+    ["Asia/Kolkata", "2026-12-31T18:29:59Z", [2026, 12, 31, 23, 59, 59]],
+    ["Asia/Kolkata", "2026-12-31T18:30:00Z", [2027, 1, 1, 0, 0, 0]],
+    ["Pacific/Chatham", "2026-06-15T11:15:00Z", [2026, 6, 16, 0, 0, 0]], // +12:45 in June
+  ] as const)("%s at %s", (zone, iso, [year, month, day, hour, minute, second]) => {
+    const expected = { year, month, day, hour, minute, second };
+    expect(wallClockIn(zone, new Date(iso))).toEqual(expected);
+    expect(wallClockIn(zone, Date.parse(iso))).toEqual(expected);
   });
 });

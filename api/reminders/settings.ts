@@ -9,6 +9,7 @@ import {
   type ReminderSettingsInput,
   type ReminderSettingsJson,
 } from "../../src/lib/reminders";
+import { DEFAULT_REFILL_LEAD, type RefillLeadDays } from "../../src/lib/stock";
 import { now } from "../clock";
 
 type Row = typeof reminderSettings.$inferSelect;
@@ -21,6 +22,7 @@ function toJson(row: Row | undefined, devices: ReminderSettingsJson["devices"]):
     email: row?.email ?? false,
     push: row?.push ?? false,
     followUpMinutes: (row?.followUpMinutes ?? DEFAULT_FOLLOW_UP) as FollowUpMinutes,
+    refillLeadDays: (row?.refillLeadDays ?? DEFAULT_REFILL_LEAD) as RefillLeadDays,
     devices,
   };
 }
@@ -59,6 +61,7 @@ export async function updateReminderSettings(db: Db, userId: string, input: Remi
   if (input.email !== undefined) set.email = input.email;
   if (input.push !== undefined) set.push = input.push;
   if (input.followUpMinutes !== undefined) set.followUpMinutes = input.followUpMinutes;
+  if (input.refillLeadDays !== undefined) set.refillLeadDays = input.refillLeadDays;
   await db
     .insert(reminderSettings)
     .values({ userId, ...set })

@@ -246,7 +246,9 @@ const BOUNDS: Bound[] = [
           status: 400,
         },
       ],
-      within: [{ what: "the user's", method: "PUT", path: "/api/supplements/{id}/stock", body: { count: 1 }, status: 200 }],
+      within: [
+        { what: "the user's", method: "PUT", path: "/api/supplements/{id}/stock", body: { count: 1 }, status: 200 },
+      ],
     }),
   ),
   {

@@ -5,11 +5,11 @@
  * schedules; the routes' 400s, 404s and 409s. Every step reads GET /api/supplements.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { resetClock, setClock } from "../../api/clock";
+import { resetClock } from "../../api/clock";
 import type { StockJson } from "../../src/lib/stock";
 import type { Supplement } from "../../src/lib/types";
 import { startApi, type TestApi } from "../support/server";
-import { addSupplementAs, requestsAs } from "../support/tracking-api";
+import { addSupplementAs, requestsAs, steppingClock } from "../support/tracking-api";
 import { type ApiUser, createUser } from "../support/users";
 
 let api: TestApi;
@@ -24,14 +24,6 @@ afterEach(() => resetClock());
 
 const as = requestsAs(() => api);
 
-/** A clock at `at` that moves on a millisecond each time it is read (a tick comes after the count before it). */
-function freezeClock(at: string): (to: string) => void {
-  let current = Date.parse(at);
-  setClock(() => current++);
-  return (to) => {
-    current = Date.parse(to);
-  };
-}
 const DAILY = [1, 2, 3, 4, 5, 6, 7];
 
 async function stockOf(user: ApiUser, id: number): Promise<StockJson | null | undefined> {
@@ -48,7 +40,7 @@ async function send(user: ApiUser, method: string, path: string, body?: Record<s
 describe("what is left", () => {
   test("derived from the log: ticks, un-ticks, skips, Take all, past days, amounts, refills, recounts, below zero", async () => {
     const user = await createUser(api);
-    const move = freezeClock("2026-11-19T10:00:00Z");
+    const move = steppingClock("2026-11-19T10:00:00Z");
     const x = await addSupplementAs(api, user, {
       doseAmount: 2,
       schedule: { times: ["morning", "evening"], days: DAILY },
@@ -162,7 +154,7 @@ describe("what is left", () => {
 
   test("a dose without an amount counts one unit; below zero reads as due, with no date", async () => {
     const user = await createUser(api);
-    freezeClock("2026-11-20T10:00:00Z");
+    steppingClock("2026-11-20T10:00:00Z");
     const x = await addSupplementAs(api, user, { schedule: { times: ["morning", "evening"], days: DAILY } });
     await send(user, "PUT", `/api/supplements/${x}/stock`, { count: 1, unitsPerPack: 10 });
     await send(user, "PUT", `/api/intakes/2026-11-20/${x}/morning`, { status: "taken" });
@@ -173,7 +165,7 @@ describe("what is left", () => {
 
   test("a refill before any count starts the count", async () => {
     const user = await createUser(api);
-    freezeClock("2026-11-20T10:00:00Z");
+    steppingClock("2026-11-20T10:00:00Z");
     const x = await addSupplementAs(api, user, {});
     await send(user, "PUT", `/api/supplements/${x}/stock`, { unitsPerPack: 60 });
     expect(await stockOf(user, x)).toEqual({ left: null, unitsPerPack: 60, runsOutOn: null, refillDue: false });
@@ -189,7 +181,7 @@ describe("what is left", () => {
 describe("runs out on", () => {
   test("today + left ÷ the schedule's daily amount, in the user's zone, on a moved clock", async () => {
     const user = await createUser(api);
-    const move = freezeClock("2026-11-26T10:00:00Z");
+    const move = steppingClock("2026-11-26T10:00:00Z");
     const add = (body: Record<string, unknown>) => addSupplementAs(api, user, body);
     const cases: [string, Record<string, unknown>, number, string, string][] = [
       // [what, supplement, count, runs out on (2026-11-26), (2026-12-01, no ticks)]
@@ -237,7 +229,7 @@ describe("runs out on", () => {
 
   test("as needed: the average of the last 30 days' taken amounts", async () => {
     const user = await createUser(api);
-    const move = freezeClock("2026-11-01T10:00:00Z");
+    const move = steppingClock("2026-11-01T10:00:00Z");
     const x = await addSupplementAs(api, user, { doseAmount: 2, schedule: null });
     await send(user, "PUT", `/api/supplements/${x}/stock`, { count: 100 });
     // Taken on 6 days: 12 units.

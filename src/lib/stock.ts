@@ -26,6 +26,8 @@ export interface StockJson {
 }
 
 export const STOCK_MAX = 99_999;
+/** The one-tap refill's label, on a supplement's menu and on Today's notice. */
+export const PLUS_ONE_PACK = "+1 pack";
 export const PACKS_MAX = 20;
 /** Refills kept since the last count; a recount starts the list again. */
 export const REFILLS_MAX = 100;

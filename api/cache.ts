@@ -268,12 +268,12 @@ export class Caches {
 
   /**
    * A user's supplement list as rendered for `premium` on the user's `date` (its stock counts
-   * from the log and the date, issue 40), if this instance has it.
+   * from the log and the date, issue 40; any date when none is given), if this instance has it.
    */
-  getList(userId: string, premium: boolean, date = ""): CachedBody | undefined {
+  getList(userId: string, premium: boolean, date?: string): CachedBody | undefined {
     const held = this.personal.get(`list:${userId}`);
     if (held?.kind !== "list") return undefined;
-    if (held.premium === premium && held.date === date) return held.body;
+    if (held.premium === premium && (date === undefined || held.date === date)) return held.body;
     this.personal.delete(`list:${userId}`);
     return undefined;
   }

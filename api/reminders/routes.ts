@@ -63,8 +63,9 @@ export const reminderRoutes = new Hono<AppEnv>()
     const input = await readJson(c, reminderSettingsSchema);
     const db = c.get("ctx").database.db;
     await updateReminderSettings(db, user.id, input);
-    // The refill lead time decides the list's `stock.refillDue` (issue 40).
-    if (input.refillLeadDays !== undefined) c.get("ctx").caches.invalidate({ userId: user.id });
+    // The refill lead time decides the list's `stock.refillDue` (issue 40); other instances
+    // hear it from the database (updateReminderSettings).
+    if (input.refillLeadDays !== undefined) c.get("ctx").caches.dropTodays(user.id);
     return c.json(await readReminderSettings(db, user.id));
   })
   .post("/reminders/test", async (c) => {

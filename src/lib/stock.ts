@@ -124,7 +124,8 @@ export function stockOf(facts: StockFacts, today: string, leadDays: number): Sto
 /** `23 capsules left`, `5 left` (Other), or `Recount?` below zero. */
 export function leftPhrase(left: number, quantityType: string): string {
   if (left < 0) return STOCK_MESSAGES.recount;
-  const noun = doseNoun(left === 1 ? 1 : 2, quantityType);
+  // Singular up to 1 as a dose reads ('0.5 teaspoon'), but '0 capsules'.
+  const noun = doseNoun(left > 0 ? left : 2, quantityType);
   return noun ? `${left} ${noun} left` : `${left} left`;
 }
 

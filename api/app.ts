@@ -33,6 +33,7 @@ import { UNSUBSCRIBE_PATH } from "./reminders/unsubscribe";
 import { isCrossOriginWrite } from "./security";
 import { cardRoutes } from "./sharing/card";
 import { qrRoutes } from "./sharing/qr";
+import { stockRoutes } from "./stock";
 import { supplementRoutes } from "./supplements";
 import { trackingRoutes } from "./tracking/routes";
 import type { AppContext, AppEnv, HostEnv } from "./types";
@@ -197,6 +198,7 @@ export function createApp(ctx: AppContext) {
   });
   api.route("/", profileRoutes);
   api.route("/", supplementRoutes);
+  api.route("/", stockRoutes);
   api.route("/", trackingRoutes);
   api.route("/", uploadRoutes);
   api.route("/", billingRoutes);

@@ -213,7 +213,7 @@ const USER_BYTES = 2048;
 type Personal =
   | { kind: "user"; user: User }
   | { kind: "session"; userId: string; expiresAt: number; at: number }
-  | { kind: "list"; premium: boolean; body: CachedBody }
+  | { kind: "list"; premium: boolean; date: string; body: CachedBody }
   | { kind: "today"; body: CachedBody };
 
 export class Caches {
@@ -266,18 +266,23 @@ export class Caches {
     );
   }
 
-  /** A user's supplement list as rendered for `premium`, if this instance has it. */
-  getList(userId: string, premium: boolean): CachedBody | undefined {
+  /**
+   * A user's supplement list as rendered for `premium` on the user's `date` (its stock counts
+   * from the log and the date, issue 40; any date when none is given), if this instance has it.
+   */
+  getList(userId: string, premium: boolean, date?: string): CachedBody | undefined {
     const held = this.personal.get(`list:${userId}`);
     if (held?.kind !== "list") return undefined;
-    if (held.premium === premium) return held.body;
+    if (held.premium === premium && (date === undefined || held.date === date)) return held.body;
     this.personal.delete(`list:${userId}`);
     return undefined;
   }
 
-  setList(userId: string, premium: boolean, body: CachedBody, since: number) {
+  /** Dropped with the user, and with their log (a tick changes what is left): tagged as Today is. */
+  setList(userId: string, premium: boolean, body: CachedBody, since: number, date = "") {
     const size = cachedBodyBytes(body);
-    this.personal.set(`list:${userId}`, { kind: "list", premium, body }, { tags: [tags.user(userId)], size, since });
+    const keep = { tags: [tags.user(userId), `t:${userId}`], size, since };
+    this.personal.set(`list:${userId}`, { kind: "list", premium, date, body }, keep);
   }
 
   /** A user's Today answer for `date`, if this instance has it. */
@@ -292,7 +297,7 @@ export class Caches {
     this.personal.set(`today:${userId}:${date}`, { kind: "today", body }, keep);
   }
 
-  /** Forgets a user's Today answers (their log or schedule versions changed). */
+  /** Forgets a user's Today answers and list (their log or schedule versions changed). */
   dropTodays(userId: string) {
     this.personal.dropTag(`t:${userId}`);
   }

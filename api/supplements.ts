@@ -45,13 +45,15 @@ export const supplementRoutes = new Hono<AppEnv>()
   .get("/supplements", async (c) => {
     const user = await requireUser(c);
     const { caches, database } = c.get("ctx");
-    // Served from memory until the user or their list changes (see api/cache.ts).
-    const cached = caches.getList(user.id, user.isPremium);
+    // Served from memory until the user, their list or their log changes, or their date
+    // (stock, issue 40) moves (see api/cache.ts).
+    const today = userToday(user);
+    const cached = caches.getList(user.id, user.isPremium, today);
     if (cached) return serveCached(cached, c.req.raw, securityOf(c));
     const since = caches.begin();
     const list = await listSupplements(database.db, user);
     const body = await toCachedBody(c.json(list, 200, { "Cache-Control": "no-store" }));
-    caches.setList(user.id, user.isPremium, body, since);
+    caches.setList(user.id, user.isPremium, body, since, today);
     return serveCached(body, c.req.raw, securityOf(c));
   })
   .post("/supplements", async (c) => {

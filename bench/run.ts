@@ -44,6 +44,7 @@ import {
   SCALE_PREFIX,
   type SessionUser,
   seedScaleProfiles,
+  seedStock,
   seedSupplementsFor,
   seedTracking,
   seedUsers,
@@ -237,6 +238,7 @@ async function seed(db: BenchDatabase, avatars: ReturnType<typeof makeAvatars>, 
     const trackerIds = await seedSupplementsFor(sql, users.tracker?.id ?? "", config.perUser, 2);
     const reorderIds = await seedSupplementsFor(sql, users.reorderer?.id ?? "", 200, 3);
     await seedTracking(sql, users.dashboard?.id ?? "", dashboardIds, config.trackedDays);
+    await seedStock(sql, users.dashboard?.id ?? "");
     const tracked = await seedTracking(sql, users.tracker?.id ?? "", trackerIds, config.trackedDays);
     if (selected("scale")) {
       const t0 = performance.now();
@@ -297,6 +299,10 @@ async function statementProbes(s: Setup, stats: postgres.Sql, db: BenchDatabase,
     ["Social card (warm)", () => call(s.cardPaths[0] ?? "", 200)],
     ["`/go/{id}`, a counted click (warm)", () => call(`/go/${s.goIds[0]}`, 302, browser)],
     ["`GET /api/today` (warm)", () => call("/api/today", 200, { headers: signed(s.dashboard) })],
+    [
+      "`GET /api/supplements` (warm, stock on every supplement)",
+      () => call("/api/supplements", 200, { headers: signed(s.dashboard) }),
+    ],
     [
       `\`GET /api/history\`, ${config.trackedDays} days`,
       () => call(historyPath(), 200, { headers: signed(s.dashboard) }),

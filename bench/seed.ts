@@ -161,6 +161,18 @@ export async function seedSupplementsFor(sql: postgres.Sql, userId: string, coun
   return inserted.map((r) => r.id);
 }
 
+/**
+ * Stock on every supplement of `userId` (issue 40): counted 30 days ago, one refill since, so
+ * GET /api/supplements and GET /api/today are measured with what is left derived from a month
+ * of doses.
+ */
+export async function seedStock(sql: postgres.Sql, userId: string): Promise<void> {
+  await sql`update supplements set units_per_pack = 60, stock_count = 90,
+    stock_counted_at = now() - interval '30 days', stock_counted_on = current_date - 30,
+    stock_refills = jsonb_build_array(jsonb_build_object('at', (now() - interval '10 days')::text, 'units', 60))
+    where user_id = ${userId}`;
+}
+
 /** Addresses in 198.18.0.0/15 (RFC 2544): visitors 198.18.0.0 + i (as visitors.lua), the bench's own 198.19.200.0 + k. */
 function visitorAddress(i: number): string {
   return `198.${18 + Math.floor(i / 65536)}.${Math.floor(i / 256) % 256}.${i % 256}`;

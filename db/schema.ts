@@ -21,6 +21,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { DEFAULT_SCHEDULE, type Schedule } from "../src/lib/schedule";
+import type { StockRefill } from "../src/lib/stock";
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => "bytea",
@@ -160,6 +161,16 @@ export const supplements = pgTable(
     /** Times of day and ISO weekdays, or null for 'as needed' (issue 19, src/lib/schedule.ts). */
     schedule: jsonb("schedule").$type<Schedule | null>().default(DEFAULT_SCHEDULE),
     doseAmount: numeric("dose_amount", { precision: 6, scale: 2, mode: "number" }),
+    /** Stock (issue 40, docs/stock.md): units in a pack, for `+1 pack`. */
+    unitsPerPack: numeric("units_per_pack", { precision: 8, scale: 2, mode: "number" }),
+    /** The last count on hand ('I have N left'), when it was set, and that day in the user's zone. */
+    stockCount: numeric("stock_count", { precision: 8, scale: 2, mode: "number" }),
+    stockCountedAt: timestamp("stock_counted_at", { withTimezone: true }),
+    stockCountedOn: date("stock_counted_on"),
+    /** Refills since that count, oldest first: what is left is derived from these and the log. */
+    stockRefills: jsonb("stock_refills").$type<StockRefill[]>().notNull().default([]),
+    /** When the refill reminder of the current run-out was planned (none again until a refill or recount). */
+    refillRemindedAt: timestamp("refill_reminded_at", { withTimezone: true }),
     ...timestamps,
   },
   // On user_id alone: sort_order and updated_at are in no index, so a reorder's updates
@@ -405,10 +416,13 @@ export const reminderSettings = pgTable(
     email: boolean("email").notNull().default(false),
     push: boolean("push").notNull().default(false),
     followUpMinutes: integer("follow_up_minutes").notNull().default(60),
+    /** Issue 40: days before a supplement runs out to remind of a refill; 0 is off. */
+    refillLeadDays: integer("refill_lead_days").notNull().default(7),
     changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check("reminder_settings_follow_up_check", sql`${t.followUpMinutes} IN (0, 30, 60, 120)`),
+    check("reminder_settings_refill_lead_check", sql`${t.refillLeadDays} IN (0, 3, 7, 14)`),
     index("reminder_settings_on_idx").on(t.userId).where(sql`${t.email} OR ${t.push}`),
   ],
 );

@@ -25,6 +25,7 @@ import type { AppContext } from "../context";
 import { notFound } from "../http";
 import { batchedVisitors } from "../insights/counter";
 import { errorFields, log } from "../log";
+import { listSupplements } from "../queries/supplements";
 import { exportReminders } from "../reminders/settings";
 import { exportCardVersions } from "../sharing/card-versions";
 import { getStripe } from "../stripe";
@@ -160,6 +161,15 @@ const intakesSection: SectionBuilder = ({ user, db }) => exportIntakes(db, user.
 const socialCardsSection: SectionBuilder = ({ user, db }) => exportCardVersions(db, user.id);
 
 /**
+ * Issue 40: what is left of each supplement with stock, as the dashboard shows it (its
+ * count, pack size and refills are the supplement's own columns above).
+ */
+const stockSection: SectionBuilder = async ({ user, db }) =>
+  (await listSupplements(db, user))
+    .filter((s) => s.stock)
+    .map((s) => ({ supplementId: s.id, name: s.name, ...s.stock }));
+
+/**
  * The document's sections, in order. Add a feature's data here: `[name, builder]`; the
  * builder reads what that feature stores for `user.id` (an empty list or null when none).
  */
@@ -173,6 +183,7 @@ export const EXPORT_SECTIONS: [string, SectionBuilder][] = [
   ["intakes", intakesSection],
   ["socialCards", socialCardsSection],
   ["reminders", ({ user, db }) => exportReminders(db, user.id)],
+  ["stock", stockSection],
 ];
 
 export interface ExportDocument {
@@ -233,7 +244,8 @@ export function exportCsv(doc: ExportDocument): string {
   const lines = [[...header, ...SCHEDULE_CSV_HEADERS].map(csvField).join(",")];
   for (const row of list) {
     const cells = scheduleCsvCells(row as Parameters<typeof scheduleCsvCells>[0]);
-    lines.push([...header.map((key) => row[key]), ...cells].map(csvField).join(","));
+    const json = (value: unknown) => (value !== null && typeof value === "object" ? JSON.stringify(value) : value);
+    lines.push([...header.map((key) => json(row[key])), ...cells].map(csvField).join(","));
   }
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }

@@ -38,12 +38,21 @@ export function reminderPayload(slot: ReminderSlot, date: string, doses: OpenDos
 /** The Topic header (≤ 32 URL-safe characters): one per slot and day. */
 export const topicOf = (slot: ReminderSlot, date: string) => `${slot}-${date.replaceAll("-", "")}`;
 
-/** The e-mail: the same title and list, a link to Today, and RFC 8058 one-click unsubscribe headers. */
-export function reminderMail(config: Config, to: string, userId: string, payload: ReminderPayload): Mail {
+/**
+ * The e-mail: the same title and list, a link to Today (after `action`), and RFC 8058
+ * one-click unsubscribe headers.
+ */
+export function reminderMail(
+  config: Config,
+  to: string,
+  userId: string,
+  payload: ReminderPayload,
+  action = "Tick them off",
+): Mail {
   return {
     to,
     subject: payload.title,
-    text: `${payload.body}\n\nTick them off: ${config.origin}${TODAY_URL}\n\nTo stop these e-mails, turn off E-mail under Reminders in ${config.origin}/settings.`,
+    text: `${payload.body}\n\n${action}: ${config.origin}${TODAY_URL}\n\nTo stop these e-mails, turn off E-mail under Reminders in ${config.origin}/settings.`,
     headers: {
       "List-Unsubscribe": `<${unsubscribeUrl(config, userId)}>`,
       "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -90,7 +90,8 @@ export interface ClaimedRow {
   id: number;
   userId: string;
   localDate: string;
-  slot: ReminderSlot;
+  /** A ReminderSlot, or `refill-{supplementId}` (issue 40, ./refills.ts). */
+  slot: string;
   kind: ReminderKind;
   channel: ReminderChannel;
   dueAt: string;
@@ -141,7 +142,9 @@ export function afterFailure(row: Pick<ClaimedRow, "id" | "attempts" | "dueAt">,
 }
 
 /** The log line of a reminder dropped for being late (never sent late). */
-export function logDropped(row: Pick<PlannedRow, "userId" | "localDate" | "slot" | "kind" | "channel">): void {
+export function logDropped(
+  row: Pick<PlannedRow, "userId" | "localDate" | "kind" | "channel"> & { slot: string },
+): void {
   log.warn("reminder dropped: more than 30 minutes late", {
     userId: row.userId,
     date: row.localDate,

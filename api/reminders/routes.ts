@@ -1,7 +1,7 @@
 /**
  * Reminders (issue 39), the signed-in user's own:
  *   GET  /api/reminders        settings and devices
- *   PUT  /api/reminders        any subset of times, email, push, followUpMinutes
+ *   PUT  /api/reminders        any subset of times, email, push, followUpMinutes, refillLeadDays
  *   POST /api/reminders/test   a push and/or an e-mail now (5 an hour)
  * and, without sign-in, the e-mail's one-click unsubscribe (RFC 8058):
  *   GET  /api/reminders/unsubscribe?u=&t=   a confirmation page with a button
@@ -63,6 +63,9 @@ export const reminderRoutes = new Hono<AppEnv>()
     const input = await readJson(c, reminderSettingsSchema);
     const db = c.get("ctx").database.db;
     await updateReminderSettings(db, user.id, input);
+    // The refill lead time decides the list's `stock.refillDue` (issue 40); other instances
+    // hear it from the database (updateReminderSettings).
+    if (input.refillLeadDays !== undefined) c.get("ctx").caches.dropTodays(user.id);
     return c.json(await readReminderSettings(db, user.id));
   })
   .post("/reminders/test", async (c) => {

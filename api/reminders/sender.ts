@@ -20,11 +20,13 @@ import {
   claimReminders,
   doseKey,
   isLate,
+  isSlot,
   logDropped,
   markReminders,
   type Outcome,
   openDoses,
 } from "./outbox";
+import { REFILL_MAIL_ACTION, refillMessages, refillSupplementId } from "./refills";
 
 export interface SenderDeps {
   db: Db;
@@ -77,21 +79,32 @@ export async function sendBatch(deps: SenderDeps, limit?: number): Promise<numbe
       outcomes.push({ id: row.id, status: "dropped" });
     } else live.push(row);
   }
-  const [open, where] = await Promise.all([
-    openDoses(db, live),
+  const refillRows = live.filter((r) => r.kind === "refill");
+  const [open, where, refills] = await Promise.all([
+    openDoses(
+      db,
+      live.flatMap((r) => (isSlot(r.slot) ? [{ ...r, slot: r.slot }] : [])),
+    ),
     destinations(db, [...new Set(live.map((r) => r.userId))]),
+    refillMessages(db, refillRows, deps.now()),
   ]);
   const used: string[] = [];
   const gone: string[] = [];
-  const deliver = async (row: ClaimedRow): Promise<Outcome> => {
+  /** A slot's open doses, or (issue 40) a refill's words; null when there is nothing to say. */
+  const payloadOf = (row: ClaimedRow): ReminderPayload | null => {
+    if (row.kind === "refill") return refills.get(`${row.userId}/${refillSupplementId(row.slot)}`) ?? null;
     const doses = open.get(doseKey(row.userId, row.localDate, row.slot as ReminderSlot)) ?? [];
-    if (doses.length === 0) return { id: row.id, status: "skipped" };
-    const payload = reminderPayload(row.slot, row.localDate, doses);
+    return doses.length === 0 ? null : reminderPayload(row.slot as ReminderSlot, row.localDate, doses);
+  };
+  const deliver = async (row: ClaimedRow): Promise<Outcome> => {
+    const payload = payloadOf(row);
+    if (!payload) return { id: row.id, status: "skipped" };
     if (row.channel === "email") {
       const to = where.email.get(row.userId);
       if (!to) return { id: row.id, status: "skipped" };
       try {
-        await deps.mailer(reminderMail(deps.config, to, row.userId, payload));
+        const action = row.kind === "refill" ? REFILL_MAIL_ACTION : undefined;
+        await deps.mailer(reminderMail(deps.config, to, row.userId, payload, action));
         return { id: row.id, status: "sent" };
       } catch (error) {
         log.warn("reminder e-mail failed", { userId: row.userId, error: (error as Error).name });

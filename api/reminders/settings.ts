@@ -1,5 +1,5 @@
 /** Reading and changing a user's reminder settings; defaults until they change one. */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { pushSubscriptions, reminderSettings } from "../../db/schema";
 import {
@@ -9,6 +9,8 @@ import {
   type ReminderSettingsInput,
   type ReminderSettingsJson,
 } from "../../src/lib/reminders";
+import { DEFAULT_REFILL_LEAD, type RefillLeadDays } from "../../src/lib/stock";
+import { CHANGES_CHANNEL } from "../cache";
 import { now } from "../clock";
 
 type Row = typeof reminderSettings.$inferSelect;
@@ -21,6 +23,7 @@ function toJson(row: Row | undefined, devices: ReminderSettingsJson["devices"]):
     email: row?.email ?? false,
     push: row?.push ?? false,
     followUpMinutes: (row?.followUpMinutes ?? DEFAULT_FOLLOW_UP) as FollowUpMinutes,
+    refillLeadDays: (row?.refillLeadDays ?? DEFAULT_REFILL_LEAD) as RefillLeadDays,
     devices,
   };
 }
@@ -59,10 +62,16 @@ export async function updateReminderSettings(db: Db, userId: string, input: Remi
   if (input.email !== undefined) set.email = input.email;
   if (input.push !== undefined) set.push = input.push;
   if (input.followUpMinutes !== undefined) set.followUpMinutes = input.followUpMinutes;
+  if (input.refillLeadDays !== undefined) set.refillLeadDays = input.refillLeadDays;
   await db
     .insert(reminderSettings)
     .values({ userId, ...set })
     .onConflictDoUpdate({ target: reminderSettings.userId, set });
+  // The lead time decides the list's `stock.refillDue` (issue 40): every instance drops the
+  // user's list and Today, as a change to their log does.
+  if (input.refillLeadDays !== undefined) {
+    await db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, json_build_object('t', ${userId}::text)::text)`);
+  }
 }
 
 /** One-click unsubscribe: e-mail reminders off, nothing else. */

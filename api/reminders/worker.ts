@@ -9,14 +9,16 @@ import { createMailer } from "../mail";
 import { vapidOf } from "../push";
 import type { AppContext } from "../types";
 import { logDropped, planReminders } from "./outbox";
+import { planRefillReminders } from "./refills";
 import { type SenderDeps, sendDue } from "./sender";
 
 /** Plans at `now()` and sends everything due; returns what it planned and sent. */
 export async function reminderRound(deps: SenderDeps): Promise<{ planned: number; sent: number }> {
   const planned = await planReminders(deps.db, deps.now());
   for (const row of planned.filter((r) => r.status === "dropped")) logDropped(row);
+  const refills = await planRefillReminders(deps.db, deps.now());
   const sent = await sendDue(deps);
-  return { planned: planned.length, sent };
+  return { planned: planned.length + refills, sent };
 }
 
 export function senderDeps(ctx: Pick<AppContext, "config" | "database">): SenderDeps {

@@ -20,12 +20,15 @@ import { CSS } from "@dnd-kit/utilities";
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import Menu from "../components/Menu";
+import { dateIn } from "../lib/dates";
+import { PLUS_ONE_PACK, stockLine } from "../lib/stock";
 import type { CurrentUser, Supplement } from "../lib/types";
 import { $linkClicks30 } from "../stores/insights";
 import {
   $dialog,
   $supplements,
   $supplementsLoaded,
+  addPack,
   deleteSupplement,
   reorderSupplements,
   seedSupplements,
@@ -44,10 +47,13 @@ function Row({
   premium,
   position,
   clicks,
+  today,
 }: {
   supplement: Supplement;
   premium: boolean;
   position: number;
+  /** The user's date: a run-out date in another year shows its year. */
+  today: string;
   /** Clicks on its 'View Product' link over the last 30 days (issue 14), once loaded. */
   clicks: number | undefined;
 }) {
@@ -90,6 +96,14 @@ function Row({
           <DoseLine doseAmount={supplement.doseAmount} quantityType={supplement.quantityType} />
           {supplement.frequency}
         </p>
+        {supplement.stock?.left != null && (
+          <p
+            className={`mt-1 text-sm ${supplement.stock.left < 0 ? "font-medium text-amber-800" : "text-slate-700"}`}
+            data-testid="row-stock"
+          >
+            {stockLine(supplement.stock, supplement.quantityType, today)}
+          </p>
+        )}
         {premium && supplement.affiliateLink && clicks !== undefined && (
           <p className="mt-1 text-sm text-slate-600" data-testid="row-clicks">
             {clicks} {clicks === 1 ? "click" : "clicks"} in the last 30 days
@@ -111,6 +125,10 @@ function Row({
         }
         items={[
           { label: "Edit", onSelect: () => $dialog.set({ kind: "edit", supplement }) },
+          { label: "Stock", onSelect: () => $dialog.set({ kind: "stock", supplement }) },
+          ...(supplement.stock?.unitsPerPack != null
+            ? [{ label: PLUS_ONE_PACK, onSelect: () => void addPack(supplement.id) }]
+            : []),
           ...(premium && supplement.affiliateLink
             ? [{ label: "View Product", href: supplement.affiliateLink, target: "_blank", rel: "noopener noreferrer" }]
             : []),
@@ -133,6 +151,7 @@ export default function SupplementList({ user: initialUser, supplements: initial
   const loadedClicks = useStore($linkClicks30);
   const clicks = hydrated ? loadedClicks : undefined;
   const loaded = useStore($supplementsLoaded) || initial !== null;
+  const today = dateIn(user.timeZone ?? "UTC", Date.now());
   const list = visibleList(useStore($supplementsLoaded), useStore($supplements), initial);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -214,6 +233,7 @@ export default function SupplementList({ user: initialUser, supplements: initial
                     premium={user.isPremium}
                     position={i + 1}
                     clicks={clicks?.[s.id] ?? (clicks ? 0 : undefined)}
+                    today={today}
                   />
                 ))}
               </ul>

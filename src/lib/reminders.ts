@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { TIME_LABELS, TIMED_DOSE_TIMES } from "./schedule";
+import { REFILL_LEAD_CHOICES, type RefillLeadDays, STOCK_MESSAGES } from "./stock";
 
 /** The reminded slots; `anytime` doses come with the Morning reminder, `as-needed` never. */
 export const REMINDER_SLOTS = TIMED_DOSE_TIMES;
@@ -29,7 +30,7 @@ export const MAX_PUSH_DEVICES = 20;
 /** Test reminders allowed per user and hour. */
 export const TEST_REMINDERS_PER_HOUR = 5;
 
-export const REMINDER_KINDS = ["reminder", "follow-up"] as const;
+export const REMINDER_KINDS = ["reminder", "follow-up", "refill"] as const;
 export type ReminderKind = (typeof REMINDER_KINDS)[number];
 export const REMINDER_CHANNELS = ["push", "email"] as const;
 export type ReminderChannel = (typeof REMINDER_CHANNELS)[number];
@@ -46,6 +47,8 @@ export interface ReminderSettingsJson {
   email: boolean;
   push: boolean;
   followUpMinutes: FollowUpMinutes;
+  /** Issue 40: days before a supplement runs out to remind of a refill (0: off). */
+  refillLeadDays: RefillLeadDays;
   devices: ReminderDevice[];
 }
 
@@ -88,6 +91,12 @@ export const reminderSettingsSchema = z.strictObject(
       .number({ message: REMINDER_MESSAGES.followUp })
       .refine((n): n is FollowUpMinutes => (FOLLOW_UP_CHOICES as readonly number[]).includes(n), {
         message: REMINDER_MESSAGES.followUp,
+      })
+      .optional(),
+    refillLeadDays: z
+      .number({ message: STOCK_MESSAGES.refillLead })
+      .refine((n): n is RefillLeadDays => (REFILL_LEAD_CHOICES as readonly number[]).includes(n), {
+        message: STOCK_MESSAGES.refillLead,
       })
       .optional(),
   },

@@ -16,7 +16,7 @@ export async function pageConfig(): Promise<Config> {
 }
 
 /** The user's supplements in their order, as GET /api/supplements answers them (the dashboard's first paint). */
-export async function supplementsOf(user: Pick<CurrentUser, "id" | "isPremium">): Promise<Supplement[]> {
+export async function supplementsOf(user: Pick<CurrentUser, "id" | "isPremium" | "timeZone">): Promise<Supplement[]> {
   return listSupplements((await getContext()).database.db, user);
 }
 

@@ -7,6 +7,7 @@ import { atom } from "nanostores";
 import { api, errorMessage } from "../lib/api";
 import { UNDO_DELETE_MS } from "../lib/constants";
 import { SUPPLEMENT_MESSAGES } from "../lib/messages";
+import { STOCK_MESSAGES, type StockInput } from "../lib/stock";
 import { notify, showToast } from "../lib/toast";
 import type { Supplement } from "../lib/types";
 import type { SupplementInput } from "../lib/validation";
@@ -20,7 +21,12 @@ export function visibleList(loaded: boolean, fromStore: Supplement[], fromServer
 }
 
 /** Which dialog is open on the dashboard. */
-export type DialogState = { kind: "add" } | { kind: "edit"; supplement: Supplement } | { kind: "share" } | null;
+export type DialogState =
+  | { kind: "add" }
+  | { kind: "edit"; supplement: Supplement }
+  | { kind: "stock"; supplement: Supplement }
+  | { kind: "share" }
+  | null;
 export const $dialog = atom<DialogState>(null);
 
 /** Browser only, like seedUser: a server render reads its props. */
@@ -96,4 +102,28 @@ async function restoreFromServer(fallback: Supplement[]) {
   } catch {
     $supplements.set(fallback);
   }
+}
+
+/** Issue 40: a pack size and/or a count ('I have N left'); the list then shows what is left. */
+export async function saveStock(id: number, input: StockInput) {
+  await api.put(`/api/supplements/${id}/stock`, input);
+  await loadSupplements();
+}
+
+/** `+1 pack`: adds the supplement's units per pack to what is left. */
+export async function addPack(id: number) {
+  try {
+    await api.post(`/api/supplements/${id}/refills`, { packs: 1 });
+  } catch (error) {
+    notify.error(errorMessage(error, STOCK_MESSAGES.packFailed));
+    return;
+  }
+  notify.success(STOCK_MESSAGES.packAdded);
+  await restoreFromServer($supplements.get());
+}
+
+/** After a tick: what is left changed, when any supplement counts its stock. */
+export async function refreshStock() {
+  if (!$supplements.get().some((s) => s.stock?.left != null)) return;
+  await restoreFromServer($supplements.get());
 }

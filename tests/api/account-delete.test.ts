@@ -56,6 +56,7 @@ async function rowsNaming(userId: string): Promise<string[]> {
     "images",
     "rate_limits",
     "card_versions",
+    "reminder_settings",
   ];
   const found: string[] = [];
   for (const table of tables) {
@@ -81,6 +82,20 @@ async function withSupplement(user: ApiUser) {
     body: { name: "Zinc", quantityType: "Tablet(s)", frequency: "daily" },
   });
   expect(res.status).toBe(201);
+  // Issue 40: its stock, and a refill lead time (a reminder settings row).
+  const { id } = (await res.json()) as { id: number };
+  const stock = await api.fetch(`/api/supplements/${id}/stock`, {
+    method: "PUT",
+    headers: { cookie: user.cookie },
+    body: { count: 30, unitsPerPack: 60 },
+  });
+  expect(stock.status).toBe(200);
+  const lead = await api.fetch("/api/reminders", {
+    method: "PUT",
+    headers: { cookie: user.cookie },
+    body: { refillLeadDays: 14 },
+  });
+  expect(lead.status).toBe(200);
 }
 
 /** A user who subscribed and paid at the Stripe double (premium by the delivered webhook). */

@@ -94,6 +94,7 @@ describe("the document", () => {
       "intakes",
       "socialCards",
       "reminders",
+      "stock",
     ]);
     expect(doc.format).toBe(EXPORT_FORMAT);
     expect(doc.exportedAt).toBe("2031-02-03T04:05:06.007Z");

@@ -295,7 +295,8 @@ describe("CSV", () => {
     expect(rows).toHaveLength(stored.length);
     const defused = (v: unknown) => {
       if (v === null || v === undefined) return "";
-      const s = String(plain(v));
+      // A JSON column (issue 40's refills) as JSON.
+      const s = typeof v === "object" && !(v instanceof Date) ? JSON.stringify(v) : String(plain(v));
       return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
     };
     stored.forEach((s, i) => {

@@ -292,6 +292,30 @@ const ROWS: Row[] = [
     },
     expect: { out: 401, other: 404, free: 201, premium: 201, noname: 201 },
   },
+  // Stock (issue 40): the owner's own; another's supplement is a 404, like the routes above.
+  {
+    route: "PUT /api/supplements/:id/stock",
+    call: async (p) => ({
+      method: "PUT",
+      path: `/api/supplements/${await newSupplement(target(p))}/stock`,
+      body: { count: 30, unitsPerPack: 60 },
+    }),
+    expect: { out: 401, other: 404, free: 200, premium: 200, noname: 200 },
+  },
+  {
+    route: "POST /api/supplements/:id/refills",
+    call: async (p) => {
+      const id = await newSupplement(target(p));
+      const sized = await http(`/api/supplements/${id}/stock`, {
+        method: "PUT",
+        cookie: target(p).cookie,
+        body: { unitsPerPack: 60 },
+      });
+      expect(sized.status).toBe(200);
+      return { method: "POST", path: `/api/supplements/${id}/refills`, body: { packs: 1 } };
+    },
+    expect: { out: 401, other: 404, free: 201, premium: 201, noname: 201 },
+  },
   // Tracking (issue 19): private to the owner. A real server, so the real today (UTC: no zone set).
   { route: "GET /api/today", call: () => ({ method: "GET", path: "/api/today" }), expect: signedIn(401, 200) },
   { route: "GET /api/history", call: () => ({ method: "GET", path: "/api/history" }), expect: signedIn(401, 200) },

@@ -20,6 +20,7 @@ import {
 } from "../../src/lib/constants";
 import { addDays } from "../../src/lib/dates";
 import { BATCH_MAX, EDITABLE_DAYS, HISTORY_MAX_DAYS } from "../../src/lib/schedule";
+import { PACKS_MAX, REFILLS_MAX, STOCK_MAX } from "../../src/lib/stock";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser } from "../support/users";
@@ -224,6 +225,32 @@ const BOUNDS: Bound[] = [
     ],
     within: [],
   },
+  ...(
+    [
+      ["PUT", "stock", { count: 1 }],
+      ["POST", "refills", { packs: 1 }],
+    ] as const
+  ).map(
+    ([method, tail, body]): Bound => ({
+      route: `${method} /api/supplements/:id/${tail}`,
+      parameter: "id, body",
+      bound: `at most 12 digits, at most 2^31 − 1; one row; count and pack size at most ${STOCK_MAX}, packs at most ${PACKS_MAX}, at most ${REFILLS_MAX} refills kept since a count`,
+      over: [
+        { what: "13 digits", method, path: `/api/supplements/1234567890123/${tail}`, body, status: 400 },
+        { what: "2^31", method, path: `/api/supplements/2147483648/${tail}`, body, status: 404 },
+        {
+          what: "over the bound",
+          method,
+          path: `/api/supplements/{id}/${tail}`,
+          body: method === "PUT" ? { count: STOCK_MAX + 1 } : { packs: PACKS_MAX + 1 },
+          status: 400,
+        },
+      ],
+      within: [
+        { what: "the user's", method: "PUT", path: "/api/supplements/{id}/stock", body: { count: 1 }, status: 200 },
+      ],
+    }),
+  ),
   {
     route: "GET /api/profile/:username",
     parameter: "username",

@@ -15,6 +15,7 @@ import { SURROGATE_MESSAGE } from "../../api/http";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../src/lib/account";
 import { QUANTITY_TYPES } from "../../src/lib/constants";
 import { pushSubscriptionSchema, reminderSettingsSchema } from "../../src/lib/reminders";
+import { refillInputSchema, stockInputSchema } from "../../src/lib/stock";
 import { profileUpdateSchema, reorderSchema, supplementInputSchema } from "../../src/lib/validation";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
@@ -296,6 +297,8 @@ const FUZZED: Record<string, string> = {
   "PUT /api/supplements/reorder": "id lists",
   "DELETE /api/supplements/:id": "path ids",
   "POST /api/supplements/:id/restore": "path ids",
+  "PUT /api/supplements/:id/stock": "stock bodies and path ids, below",
+  "POST /api/supplements/:id/refills": "refill bodies and path ids, below",
   "POST /api/auth/*": "sign-up, sign-in, update-user, change-password, reset requests",
   "POST /api/get-or-create-subscription": "ignored body",
   "POST /api/cancel-subscription": "ignored body",
@@ -538,6 +541,21 @@ describe("JSON endpoints under fast-check", () => {
     );
   }, 600_000);
 
+  // Issue 40: stock and refills; anything not valid is a 400 writing nothing.
+  test(`PUT /api/supplements/:id/stock and POST …/refills (${RUNS} cases)`, async () => {
+    const amount = fc.oneof(fc.constantFrom(0, 1, 2.5, 99_999, 100_000, -1, 1.005, null), jsonish);
+    const stock = bodyFor({ count: amount, unitsPerPack: amount });
+    const refill = bodyFor({ packs: fc.oneof(fc.constantFrom(1, 20, 21, 0, 1.5, -1), jsonish) });
+    await fuzz(
+      fc.asyncProperty(pathId(), fc.boolean(), stock, refill, (id, isStock, s, r) => {
+        const own = ownIds.map(String).includes(id);
+        return isStock
+          ? checkCase("PUT", `/api/supplements/${id}/stock`, s, owner.cookie, own ? stockInputSchema : undefined)
+          : checkCase("POST", `/api/supplements/${id}/refills`, r, owner.cookie, own ? refillInputSchema : undefined);
+      }),
+    );
+  }, 600_000);
+
   test(`PUT /api/supplements/reorder (${RUNS} cases)`, async () => {
     const ids = fc.oneof(
       fc.shuffledSubarray(ownIds).map((a) => a as unknown[]),
@@ -713,6 +731,7 @@ describe("JSON endpoints under fast-check", () => {
       email: fc.oneof(fc.boolean(), jsonish),
       push: fc.oneof(fc.boolean(), jsonish),
       followUpMinutes: fc.oneof(fc.constantFrom(0, 30, 60, 120, 45, -1), jsonish),
+      refillLeadDays: fc.oneof(fc.constantFrom(0, 3, 7, 14, 5, -1), jsonish),
     });
     await fuzz(
       fc.asyncProperty(body, (b) => checkCase("PUT", "/api/reminders", b, owner.cookie, reminderSettingsSchema)),

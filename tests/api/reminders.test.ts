@@ -115,12 +115,15 @@ describe("settings", () => {
       email: false,
       push: false,
       followUpMinutes: 60,
+      refillLeadDays: 7,
       devices: [],
     });
-    const changed = await put(user, { times: { evening: "19:30" }, followUpMinutes: 30 });
+    const changed = await put(user, { times: { evening: "19:30" }, followUpMinutes: 30, refillLeadDays: 14 });
     expect(changed.status).toBe(200);
     expect(changed.body.times).toEqual({ morning: "08:00", afternoon: "13:00", evening: "19:30", bedtime: "22:00" });
     expect(changed.body.followUpMinutes).toBe(30);
+    expect(changed.body.refillLeadDays).toBe(14);
+    expect((await put(user, { refillLeadDays: 0 })).body.refillLeadDays).toBe(0);
     expect((await put(user, { email: true })).body).toMatchObject({ email: true, push: false, followUpMinutes: 30 });
   });
 
@@ -131,6 +134,8 @@ describe("settings", () => {
     [{ times: "08:00" }, "times", "Times must be HH:MM"],
     [{ followUpMinutes: 45 }, "followUpMinutes", "Follow-up must be 0, 30, 60 or 120 minutes"],
     [{ followUpMinutes: "60" }, "followUpMinutes", "Follow-up must be"],
+    [{ refillLeadDays: 5 }, "refillLeadDays", "Refill reminder must be 0 (off), 3, 7 or 14 days"],
+    [{ refillLeadDays: null }, "refillLeadDays", "Refill reminder must be"],
     [{ email: "yes" }, "email", "E-mail must be true or false"],
     [{ push: 1 }, "push", "Push must be true or false"],
     [{ sms: true }, "", "Unknown setting"],

@@ -34,6 +34,8 @@ const APP_ROUTES: Record<string, Cost> = {
   "GET /api/supplements/:id": "none: reads",
   "DELETE /api/supplements/:id": "none: writes",
   "POST /api/supplements/:id/restore": "none: writes",
+  "PUT /api/supplements/:id/stock": "none: writes one row",
+  "POST /api/supplements/:id/refills": "none: writes one row (at most REFILLS_MAX refills kept)",
   "PUT /api/intakes/:date": "none: writes (Take all)",
   "GET /api/reminders": "none: reads",
   "PUT /api/reminders": "none: writes",

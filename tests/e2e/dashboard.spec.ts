@@ -164,7 +164,7 @@ test.describe("dashboard as a free user", () => {
     // No premium extras for a free user; the banner leads to /subscribe.
     await expect(page.getByText("Affiliate", { exact: true })).toHaveCount(0);
     const menu = await openRowMenu(page, "Vitamin D3");
-    await expect(menu.getByRole("menuitem")).toHaveText(["Edit", "Delete"]);
+    await expect(menu.getByRole("menuitem")).toHaveText(["Edit", "Stock", "Delete"]);
     await page.keyboard.press("Escape");
     await expect(page.getByText("Unlock Premium Features")).toBeVisible();
     await expect(page.getByRole("link", { name: "Upgrade", exact: true })).toHaveAttribute("href", "/subscribe");
@@ -343,7 +343,7 @@ test.describe("dashboard as a premium user", () => {
       await expect(added.getByText("Affiliate", { exact: true })).toBeVisible();
 
       const menu = await openRowMenu(page, "Fish Oil");
-      await expect(menu.getByRole("menuitem")).toHaveText(["Edit", "View Product", "Delete"]);
+      await expect(menu.getByRole("menuitem")).toHaveText(["Edit", "Stock", "View Product", "Delete"]);
       const view = menu.getByRole("menuitem", { name: "View Product" });
       await expect(view).toHaveAttribute("href", "https://shop.example/fish-oil?ref=me");
       await expect(view).toHaveAttribute("target", "_blank");

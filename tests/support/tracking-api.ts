@@ -1,5 +1,6 @@
 /** Shared by the tracking API tests: requests as a user, and a supplement added through the API. */
 import { expect } from "bun:test";
+import { setClock } from "../../api/clock";
 import type { TestApi } from "./server";
 import type { ApiUser } from "./users";
 
@@ -19,4 +20,16 @@ export async function addSupplementAs(api: TestApi, user: ApiUser, body: Record<
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { id: number }).id;
+}
+
+/**
+ * A test clock at `at` that moves on a millisecond each time it is read, so a write comes after
+ * the one before it (a tick after a stock count, issue 40); the answer moves it to `to`.
+ */
+export function steppingClock(at: string): (to: string) => void {
+  let current = Date.parse(at);
+  setClock(() => current++);
+  return (to) => {
+    current = Date.parse(to);
+  };
 }

@@ -12,6 +12,7 @@ import {
   type ReminderSettingsJson,
   type ReminderSlot,
 } from "../../lib/reminders";
+import type { RefillLeadDays } from "../../lib/stock";
 import { notify } from "../../lib/toast";
 import { SettingsCard } from "./parts";
 
@@ -214,6 +215,31 @@ export default function RemindersCard() {
               {([30, 60, 120, 0] as const).map((minutes) => (
                 <option key={minutes} value={minutes}>
                   {FOLLOW_UP_LABELS[minutes]}
+                </option>
+              ))}
+            </select>
+          </div>
+
+          <div>
+            <label htmlFor={`${id}-refill`} className="field-label">
+              Remind me to refill before a supplement runs out
+            </label>
+            <select
+              id={`${id}-refill`}
+              className="field-input sm:max-w-xs"
+              value={settings.refillLeadDays}
+              disabled={busy !== null}
+              onChange={(e) =>
+                void change(
+                  "refill",
+                  { refillLeadDays: Number(e.target.value) as RefillLeadDays },
+                  "Refill reminder saved",
+                )
+              }
+            >
+              {([3, 7, 14, 0] as const).map((days) => (
+                <option key={days} value={days}>
+                  {days === 0 ? "Off" : `${days} days before`}
                 </option>
               ))}
             </select>

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { api, errorMessage } from "../../lib/api";
 import { addDays, dateIn, daysBetween } from "../../lib/dates";
 import { dosePhrase } from "../../lib/dose";
+import { AFFILIATE_REL } from "../../lib/insights";
 import {
   AS_NEEDED,
   DOSE_TIMES,
@@ -19,9 +20,10 @@ import {
   TIME_LABELS,
   type TodayJson,
 } from "../../lib/schedule";
+import { PLUS_ONE_PACK, stockLine } from "../../lib/stock";
 import { notify } from "../../lib/toast";
 import type { CurrentUser } from "../../lib/types";
-import { $supplements } from "../../stores/supplements";
+import { $supplements, addPack, refreshStock } from "../../stores/supplements";
 import { trackingChanged } from "../../stores/tracking";
 import { $user, seedUser } from "../../stores/user";
 
@@ -96,6 +98,8 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   const [loaded, setLoaded] = useState<{ date: string; rows: Row[] } | null>(null);
   const rows = loaded?.date === shown ? loaded.rows : null;
   const [takenGroup, setTakenGroup] = useState<TakenGroup | null>(null);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const loadSeq = useRef(0);
   const writes = useRef(0);
   const todayRef = useRef(today);
@@ -165,10 +169,12 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     };
   }, []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the list's changes (add, edit, delete, reorder) reload the day
+  // The list's changes (add, edit, delete, reorder) reload the day; its stock (issue 40) does not.
+  const listKey = list.map((s) => `${s.id}:${s.sortOrder}:${s.updatedAt}`).join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: listKey stands for the list's changes
   useEffect(() => {
     void load(shown);
-  }, [shown, load, list]);
+  }, [shown, load, listKey]);
 
   async function write(row: Row, status: IntakeStatus | null) {
     if (!rows) return;
@@ -183,6 +189,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
       if (status === null) await api.delete(path);
       else await api.put(path, { status });
       trackingChanged();
+      void refreshStock();
     } catch (error) {
       if (date === shownRef.current) setLoaded({ date, rows: before });
       notify.error(errorMessage(error, "Failed to save your change"));
@@ -203,6 +210,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     try {
       await api.put(`/api/intakes/${date}`, { status, doses });
       trackingChanged();
+      void refreshStock();
     } catch (error) {
       if (date === shownRef.current) setLoaded({ date, rows: before });
       setTakenGroup(null);
@@ -224,6 +232,11 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     const keys = new Set(takenGroup.keys);
     return (rows ?? []).filter((r) => keys.has(r.key) && r.status === "taken").map((r) => r.key);
   };
+
+  // Issue 40: supplements running out within the lead time (or below zero), on today only.
+  // Shown once hydrated: the list store is seeded in the browser only (the first render matches the server's).
+  const low = isToday && hydrated ? list.filter((s) => s.stock?.refillDue) : [];
+  const reorder = user.isPremium && user.showAffiliateLinks;
 
   return (
     <section className="card p-4 sm:p-6" aria-labelledby="today-heading" data-testid="today-card">
@@ -257,6 +270,48 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
           </button>
         </div>
       </div>
+      {low.length > 0 && (
+        <section
+          className="mt-3 rounded-xl border border-amber-200 bg-amber-50 p-3"
+          aria-labelledby="refill-heading"
+          data-testid="refill-notice"
+        >
+          <h3 id="refill-heading" className="text-sm font-semibold text-amber-900">
+            Running low
+          </h3>
+          <ul className="mt-1.5 space-y-2">
+            {low.map((s) => (
+              <li key={s.id} className="flex flex-wrap items-center gap-2">
+                <p className="user-text min-w-0 flex-1 basis-48 text-sm text-slate-900">
+                  <span className="font-medium">{s.name}</span>:{" "}
+                  {s.stock ? stockLine(s.stock, s.quantityType, today) : ""}
+                </p>
+                {s.stock?.unitsPerPack != null && (
+                  <button
+                    type="button"
+                    className="btn btn-outline btn-sm shrink-0"
+                    aria-label={`${PLUS_ONE_PACK}: ${s.name}`}
+                    onClick={() => void addPack(s.id)}
+                  >
+                    {PLUS_ONE_PACK}
+                  </button>
+                )}
+                {reorder && s.affiliateLink && (
+                  <a
+                    href={`/go/${s.id}`}
+                    target="_blank"
+                    rel={AFFILIATE_REL}
+                    className="btn btn-primary btn-sm shrink-0"
+                    aria-label={`Reorder ${s.name}`}
+                  >
+                    Reorder
+                  </a>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {rows === null ? (
         <div className="mt-3 h-24 animate-pulse rounded-xl bg-slate-100" role="status">
           <span className="sr-only">Loading today</span>

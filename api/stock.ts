@@ -1,0 +1,113 @@
+/**
+ * Stock and refills (issue 40): PUT /api/supplements/{id}/stock, POST
+ * /api/supplements/{id}/refills, and the SQL that derives what is left from the intake log
+ * (used by GET /api/supplements in its one statement, and by the refill reminder). Private:
+ * the owner's only; never on a public answer. Design: docs/stock.md.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { Hono } from "hono";
+import type { Db } from "../db/client";
+import { supplements, type User } from "../db/schema";
+import { SUPPLEMENT_MESSAGES } from "../src/lib/messages";
+import {
+  REFILLS_MAX,
+  refillInputSchema,
+  STOCK_MESSAGES,
+  type StockJson,
+  stockInputSchema,
+  stockOf,
+} from "../src/lib/stock";
+import { now } from "./clock";
+import { type AppEnv, requireUser } from "./env";
+import { HttpError, notFound, readJson } from "./http";
+import { factsOf, leadOf, stockColumns } from "./queries/stock";
+import { rowsOf } from "./supplement-trash";
+import { userToday } from "./tracking/versions";
+
+/** One supplement's stock, read now (after a change). Null when the user has no such supplement. */
+async function readStock(db: Db, user: Pick<User, "id" | "timeZone">, id: number): Promise<StockJson | null> {
+  const today = userToday(user);
+  const [row] = await db
+    .select({
+      unitsPerPack: supplements.unitsPerPack,
+      stockCount: supplements.stockCount,
+      stockRefills: supplements.stockRefills,
+      schedule: supplements.schedule,
+      doseAmount: supplements.doseAmount,
+      ...stockColumns("supplements", sql`${today}::date`),
+    })
+    .from(supplements)
+    .where(sql`${supplements.id} = ${id} and ${supplements.userId} = ${user.id}`);
+  if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
+  return stockOf(factsOf(row, row.stockUsed, row.stockRecent), today, leadOf(row.refillLeadDays));
+}
+
+const MAX_ID = 2_147_483_647;
+
+function parseId(raw: string): number {
+  if (!/^\d{1,12}$/.test(raw))
+    throw new HttpError(400, SUPPLEMENT_MESSAGES.invalidId, { id: [SUPPLEMENT_MESSAGES.invalidId] });
+  const id = Number(raw);
+  if (id < 1 || id > MAX_ID) throw notFound(SUPPLEMENT_MESSAGES.notFound);
+  return id;
+}
+
+export const stockRoutes = new Hono<AppEnv>()
+  .put("/supplements/:id/stock", async (c) => {
+    const user = await requireUser(c);
+    const id = parseId(c.req.param("id"));
+    const input = await readJson(c, stockInputSchema);
+    const { database, caches } = c.get("ctx");
+    const at = now().toISOString();
+    // A count is a new baseline: the refills before it are in it, and the next run-out may be reminded of.
+    const sets: SQL[] = [];
+    if (input.unitsPerPack !== undefined) sets.push(sql`units_per_pack = ${input.unitsPerPack}::numeric`);
+    if (input.count === null) {
+      sets.push(sql`stock_count = null, stock_counted_at = null, stock_counted_on = null,
+        stock_refills = '[]'::jsonb, refill_reminded_at = null`);
+    } else if (input.count !== undefined) {
+      sets.push(sql`stock_count = ${input.count}::numeric, stock_counted_at = ${at}::timestamptz,
+        stock_counted_on = ${userToday(user)}::date, stock_refills = '[]'::jsonb, refill_reminded_at = null`);
+    }
+    const result = await database.db.execute(sql`
+      update ${supplements} set ${sql.join(sets, sql`, `)}
+      where ${supplements.id} = ${id} and ${supplements.userId} = ${user.id}
+      returning id`);
+    if (rowsOf(result).length === 0) throw notFound(SUPPLEMENT_MESSAGES.notFound);
+    caches.invalidate({ userId: user.id });
+    c.header("Cache-Control", "no-store");
+    return c.json({ id, stock: await readStock(database.db, user, id) });
+  })
+  .post("/supplements/:id/refills", async (c) => {
+    const user = await requireUser(c);
+    const id = parseId(c.req.param("id"));
+    const { packs } = await readJson(c, refillInputSchema);
+    const { database, caches } = c.get("ctx");
+    const at = now().toISOString();
+    // Appended to the refills since the count; without a count yet, the packs are the count.
+    const result = await database.db.execute(sql`
+      with target as (
+        select id, units_per_pack, stock_count, jsonb_array_length(stock_refills) as refills
+        from ${supplements} where ${supplements.id} = ${id} and ${supplements.userId} = ${user.id}
+      ), updated as (
+        update ${supplements} s set
+          stock_refills = case when s.stock_count is null then '[]'::jsonb
+            else s.stock_refills || jsonb_build_array(jsonb_build_object('at', ${at}::text, 'units', s.units_per_pack * ${packs}::int)) end,
+          stock_count = coalesce(s.stock_count, s.units_per_pack * ${packs}::int),
+          stock_counted_on = case when s.stock_count is null then ${userToday(user)}::date else s.stock_counted_on end,
+          stock_counted_at = case when s.stock_count is null then ${at}::timestamptz else s.stock_counted_at end
+        from target t
+        where s.id = t.id and t.units_per_pack is not null and t.refills < ${REFILLS_MAX}
+        returning s.id
+      )
+      select t.units_per_pack is not null as sized, (select count(*) from updated)::int as done from target t`);
+    const [row] = rowsOf(result);
+    if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
+    if (Number(row.done) === 0) {
+      const message = row.sized ? STOCK_MESSAGES.tooManyRefills : STOCK_MESSAGES.noPackSize;
+      throw new HttpError(409, message, { [row.sized ? "packs" : "unitsPerPack"]: [message] });
+    }
+    caches.invalidate({ userId: user.id });
+    c.header("Cache-Control", "no-store");
+    return c.json({ id, stock: await readStock(database.db, user, id) }, 201);
+  });

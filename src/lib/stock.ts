@@ -1,0 +1,150 @@
+/**
+ * Stock and refills (issue 40), shared by the API and the islands: the wire shape, the rules
+ * of a change, and the pure arithmetic of what is left and when it runs out. What is left is
+ * derived from the intake log at read time, never kept as a counter (docs/stock.md).
+ */
+import { z } from "zod";
+import { addDays } from "./dates";
+import { doseNoun } from "./dose";
+import type { Schedule } from "./schedule";
+
+/** A refill since the last count: when (ISO) and how many units it added. */
+export interface StockRefill {
+  at: string;
+  units: number;
+}
+
+/** `stock` of a GET /api/supplements row; null when neither a count nor a pack size was set. */
+export interface StockJson {
+  /** The last count + refills since − doses taken since; null before a first count. Negative: 'Recount?'. */
+  left: number | null;
+  unitsPerPack: number | null;
+  /** The user's date it runs out around; null without a count, with nothing taken, or below zero. */
+  runsOutOn: string | null;
+  /** It runs out within the user's refill lead time (or is below zero): Today shows the notice. */
+  refillDue: boolean;
+}
+
+export const STOCK_MAX = 99_999;
+/** The one-tap refill's label, on a supplement's menu and on Today's notice. */
+export const PLUS_ONE_PACK = "+1 pack";
+export const PACKS_MAX = 20;
+/** Refills kept since the last count; a recount starts the list again. */
+export const REFILLS_MAX = 100;
+/** As-needed supplements run out at the average of this many days of taken doses. */
+export const AS_NEEDED_AVERAGE_DAYS = 30;
+export const REFILL_LEAD_CHOICES = [0, 3, 7, 14] as const;
+export type RefillLeadDays = (typeof REFILL_LEAD_CHOICES)[number];
+export const DEFAULT_REFILL_LEAD: RefillLeadDays = 7;
+
+export const STOCK_MESSAGES = {
+  count: `Count must be a number from 0 to ${STOCK_MAX} (at most 2 decimals)`,
+  unitsPerPack: `Units per pack must be a number above 0 and at most ${STOCK_MAX} (at most 2 decimals)`,
+  empty: "Give unitsPerPack, count or both",
+  unknown: "Unknown field: only unitsPerPack and count",
+  packs: `Packs must be a whole number from 1 to ${PACKS_MAX}`,
+  noPackSize: "Set the units per pack before adding a pack",
+  tooManyRefills: `More than ${REFILLS_MAX} refills since the last count: set the count first`,
+  refillLead: "Refill reminder must be 0 (off), 3, 7 or 14 days",
+  // Shown by the islands only.
+  recount: "Recount?",
+  saved: "Stock saved",
+  saveFailed: "Failed to save stock",
+  packAdded: "1 pack added",
+  packFailed: "Failed to add a pack",
+} as const;
+
+const cents = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+
+/** A number of units up to STOCK_MAX with at most 2 decimals, above zero or from zero; null clears it. */
+const units = (message: string, zeroAllowed: boolean) =>
+  z
+    .number({ message })
+    .refine((n) => (zeroAllowed ? n >= 0 : n > 0) && n <= STOCK_MAX && cents(n), message)
+    .nullable()
+    .optional();
+
+/** PUT /api/supplements/{id}/stock: `count` sets the baseline now; null clears a field. */
+export const stockInputSchema = z
+  .strictObject(
+    { unitsPerPack: units(STOCK_MESSAGES.unitsPerPack, false), count: units(STOCK_MESSAGES.count, true) },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? STOCK_MESSAGES.unknown : STOCK_MESSAGES.empty) },
+  )
+  .refine((input) => input.unitsPerPack !== undefined || input.count !== undefined, {
+    message: STOCK_MESSAGES.empty,
+  });
+export type StockInput = z.infer<typeof stockInputSchema>;
+
+/** POST /api/supplements/{id}/refills. */
+export const refillInputSchema = z.strictObject(
+  {
+    packs: z
+      .number({ message: STOCK_MESSAGES.packs })
+      .int(STOCK_MESSAGES.packs)
+      .min(1, STOCK_MESSAGES.packs)
+      .max(PACKS_MAX, STOCK_MESSAGES.packs),
+  },
+  { message: STOCK_MESSAGES.packs },
+);
+
+/** What the database derives per supplement (api/stock.ts) for the arithmetic below. */
+export interface StockFacts {
+  unitsPerPack: number | null;
+  count: number | null;
+  refills: StockRefill[];
+  /** Units of the doses ticked `taken` since the count (each its version's amount, 1 without one). */
+  used: number;
+  /** Units taken over the last AS_NEEDED_AVERAGE_DAYS days (as-needed supplements only). */
+  recent: number;
+  schedule: Schedule | null;
+  doseAmount: number | null;
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Units a day on average: the schedule's doses over a week, or the last 30 days' as needed. */
+export function dailyAmount(facts: Pick<StockFacts, "schedule" | "doseAmount" | "recent">): number {
+  if (facts.schedule === null) return facts.recent / AS_NEEDED_AVERAGE_DAYS;
+  const days = new Set(facts.schedule.days).size;
+  return (facts.schedule.times.length * days * (facts.doseAmount ?? 1)) / 7;
+}
+
+/** The row's `stock`: left, and the date (from the user's `today`) it runs out around. */
+export function stockOf(facts: StockFacts, today: string, leadDays: number): StockJson | null {
+  if (facts.count === null && facts.unitsPerPack === null) return null;
+  const left =
+    facts.count === null ? null : round2(facts.count + facts.refills.reduce((n, r) => n + r.units, 0) - facts.used);
+  const perDay = dailyAmount(facts);
+  const runsOutOn = left === null || left < 0 || perDay <= 0 ? null : addDays(today, Math.floor(left / perDay));
+  const refillDue =
+    leadDays > 0 && left !== null && (left < 0 || (runsOutOn !== null && runsOutOn <= addDays(today, leadDays)));
+  return { left, unitsPerPack: facts.unitsPerPack, runsOutOn, refillDue };
+}
+
+/** `23 capsules left`, `5 left` (Other), or `Recount?` below zero. */
+export function leftPhrase(left: number, quantityType: string): string {
+  if (left < 0) return STOCK_MESSAGES.recount;
+  // Singular up to 1 as a dose reads ('0.5 teaspoon'), but '0 capsules'.
+  const noun = doseNoun(left > 0 ? left : 2, quantityType);
+  return noun ? `${left} ${noun} left` : `${left} left`;
+}
+
+/** `19 December` (with the year when it is not `today`'s). */
+export function runsOutWords(date: string, today: string): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const sameYear = date.slice(0, 4) === today.slice(0, 4);
+  return new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "long",
+    ...(sameYear ? {} : { year: "numeric" }),
+    timeZone: "UTC",
+  }).format(new Date(Date.UTC(y, m - 1, d)));
+}
+
+/** The row's line: `23 capsules left · runs out around 19 December`, or `Recount?`. */
+export function stockLine(stock: StockJson, quantityType: string, today: string): string {
+  if (stock.left === null) return "";
+  if (stock.left < 0) return STOCK_MESSAGES.recount;
+  const left = leftPhrase(stock.left, quantityType);
+  return stock.runsOutOn ? `${left} · runs out around ${runsOutWords(stock.runsOutOn, today)}` : left;
+}

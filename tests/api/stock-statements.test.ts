@@ -1,0 +1,101 @@
+/**
+ * Issue 40 "Benchmark", counted in SQL statements (createContext's `onQuery`): with stock on
+ * twenty supplements, GET /api/supplements is still one statement when cold (stock is part of
+ * it) and none when warm, like GET /api/today; a tick makes the next list read fresh (what is
+ * left changes) and the one after it free again; a new day does too.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { freezeClock, resetClock } from "../../api/clock";
+import type { Supplement } from "../../src/lib/types";
+import { migratedDatabase } from "../support/pglite-template";
+import { startApi, type TestApi } from "../support/server";
+import { addSupplementAs, requestsAs } from "../support/tracking-api";
+import { createUser } from "../support/users";
+
+let api: TestApi;
+const queries: string[] = [];
+
+beforeAll(async () => {
+  api = await startApi(
+    { INSIGHTS_FLUSH_MS: "0" },
+    { database: await migratedDatabase(), onQuery: (query) => queries.push(query) },
+  );
+});
+afterAll(async () => {
+  resetClock();
+  await api?.close();
+});
+afterEach(() => resetClock());
+
+const as = requestsAs(() => api);
+
+/** The statements `path`'s GET sends, and its JSON. */
+async function read<T>(cookie: { cookie: string } & Parameters<typeof as>[0], path: string) {
+  queries.length = 0;
+  const res = await as(cookie, path);
+  expect(res.status).toBe(200);
+  return { body: (await res.json()) as T, statements: [...queries] };
+}
+
+/** Reads until a read is free (a change's own notification may drop a fresh entry once), for at most a second. */
+async function readUntilFree<T>(user: Parameters<typeof as>[0], path: string) {
+  const started = performance.now();
+  for (;;) {
+    const out = await read<T>(user, path);
+    if (out.statements.length === 0 || performance.now() - started > 1000) return out;
+    await Bun.sleep(10);
+  }
+}
+
+describe("stock on twenty supplements", () => {
+  test("the list costs the statements it cost without stock; warm reads of the list and Today cost none", async () => {
+    const move = freezeClock("2026-11-23T10:00:00Z");
+    const [plain, stocked] = [await createUser(api), await createUser(api)];
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      await addSupplementAs(api, plain, { name: `P${i}` });
+      const id = await addSupplementAs(api, stocked, { name: `S${i}`, doseAmount: 2 });
+      ids.push(id);
+      const res = await as(stocked, `/api/supplements/${id}/stock`, {
+        method: "PUT",
+        body: { count: 60, unitsPerPack: 60 },
+      });
+      expect(res.status).toBe(200);
+    }
+    await as(stocked, `/api/supplements/${ids[0]}/refills`, { method: "POST", body: { packs: 1 } });
+    move("2026-11-23T10:00:01Z"); // the ticks come after the count
+    for (const id of ids.slice(0, 5)) {
+      await as(stocked, `/api/intakes/2026-11-23/${id}/anytime`, { method: "PUT", body: { status: "taken" } });
+    }
+    await readUntilFree(plain, "/api/today"); // sessions and users warm
+    await readUntilFree(stocked, "/api/today");
+    // Cold: the list of either user is the same number of statements (one).
+    api.ctx.caches.invalidate({ userId: plain.id });
+    api.ctx.caches.invalidate({ userId: stocked.id });
+    await readUntilFree(plain, "/api/auth/user");
+    await readUntilFree(stocked, "/api/auth/user");
+    const cold = [
+      (await read<Supplement[]>(plain, "/api/supplements")).statements.length,
+      (await read<Supplement[]>(stocked, "/api/supplements")).statements.length,
+    ];
+    expect(cold).toEqual([1, 1]);
+    for (const path of ["/api/supplements", "/api/today"]) {
+      expect([path, (await readUntilFree(stocked, path)).statements]).toEqual([path, []]);
+    }
+    const list = (await readUntilFree<Supplement[]>(stocked, "/api/supplements")).body;
+    expect(list.map((s) => s.stock?.left)).toEqual([118, 58, 58, 58, 58, ...Array(15).fill(60)]);
+
+    // A tick: the next read is fresh and shows it, the one after is free.
+    await as(stocked, `/api/intakes/2026-11-23/${ids[9]}/anytime`, { method: "PUT", body: { status: "taken" } });
+    const fresh = await read<Supplement[]>(stocked, "/api/supplements");
+    expect(fresh.body[9]?.stock?.left).toBe(58);
+    expect(fresh.statements.length).toBe(1);
+    expect((await readUntilFree(stocked, "/api/supplements")).statements).toEqual([]);
+
+    // A new day: the run-out dates are counted from it.
+    move("2026-11-24T10:00:00Z");
+    const next = await read<Supplement[]>(stocked, "/api/supplements");
+    expect(next.body[19]?.stock?.runsOutOn).toBe("2026-12-24");
+    expect((await readUntilFree(stocked, "/api/supplements")).statements).toEqual([]);
+  });
+});

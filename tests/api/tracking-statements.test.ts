@@ -76,7 +76,8 @@ describe("a tick and an undo", () => {
     freezeClock("2026-11-23T10:00:00Z");
     const x = await addSupplement(user, { schedule: { times: ["morning", "evening"], days: DAILY } });
     const n = await addSupplement(user, { name: "N", schedule: null });
-    await readToday(user); // the session and the user are remembered from here on
+    // The session and the user are remembered from here on (the adds' own notifications landed).
+    await readUntilFree(user);
 
     const variants: [string, string, Record<string, string> | undefined, number][] = [
       ["PUT", `2026-11-23/${x}/morning`, { status: "taken" }, 200],

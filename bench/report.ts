@@ -189,7 +189,7 @@ A social card's first request (its render), one at a time: median ${fix(r.cardFi
 
 ## Statements per request, one request at a time
 
-The app's SQL statements per request (pg_stat_statements; BEGIN/COMMIT included; the flushes on the app's timers left out), 10 requests after one unmeasured.
+The app's SQL statements per request (pg_stat_statements; BEGIN/COMMIT included; each request sent once the app is quiet, the statements of its timers — flushes, the day's salt, reminder rounds — left out), 10 requests after one unmeasured.
 
 ${table(
   ["request", "statements (median)", "each"],

@@ -89,11 +89,11 @@ const envSchema = z
      * Megabytes of kept public answers (pages, their JSON, cards, QR codes, /go) an instance holds
      * (src/host/cache.ts). The defaults of the three *_CACHE_MB and the cards' 8 MB add up to 96 MB.
      */
-    PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(40),
-    /** Megabytes of uploaded avatars an instance keeps in memory (src/host/cache.ts); 0: none. */
-    IMAGE_CACHE_MB: z.coerce.number().min(0).max(65536).default(16),
+    PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(32),
+    /** Megabytes of uploaded avatars an instance keeps in memory (about 1,300 of 25 KB at 32); 0: none. */
+    IMAGE_CACHE_MB: z.coerce.number().min(0).max(65536).default(32),
     /** Megabytes of per-user answers (supplement lists, Today) an instance keeps in memory (api/cache.ts). */
-    USER_CACHE_MB: z.coerce.number().min(0).max(65536).default(32),
+    USER_CACHE_MB: z.coerce.number().min(0).max(65536).default(24),
     /**
      * Seconds an instance keeps serving after SIGTERM, its health check answering 503, so
      * that the proxy takes it out of rotation first (src/host/shutdown.ts). Longer than the

@@ -160,19 +160,57 @@ export function memory(pid: number): { rss: number; peak: number } {
   return { rss: kb("VmRSS"), peak: kb("VmHWM") };
 }
 
-/** Statements the app sends on its timers, never for a request (rate-limit and view-count flushes, the day's salt). */
-const BACKGROUND = /rate_limits|profile_daily_counts|supplement_daily_clicks|visitor_batches|visit_salts/i;
+/**
+ * Statements the app sends on its timers, never for a request: rate-limit and view-count flushes,
+ * the day's salt, the reminder worker's rounds (no probed route reads the reminder tables).
+ */
+const BACKGROUND =
+  /rate_limits|profile_daily_counts|supplement_daily_clicks|visitor_batches|visit_salts|reminder_outbox|reminder_settings/i;
 
-/** Calls per statement of the app's role so far (pg_stat_statements, top level, BEGIN/COMMIT included). */
-export async function statementCalls(stats: postgres.Sql, role: string): Promise<Map<string, number>> {
+/** The text of each statement seen by `statementCalls`, by its id (the log says what a probe counted). */
+const queryTexts = new Map<string, string>();
+
+/**
+ * Calls per statement of the app's role so far (pg_stat_statements, top level, BEGIN/COMMIT
+ * included); `all`: the timers' too.
+ */
+export async function statementCalls(stats: postgres.Sql, role: string, all = false): Promise<Map<string, number>> {
   const rows = await stats<{ id: string; calls: string; query: string }[]>`
     select queryid::text as id, calls, query from pg_stat_statements
     where userid = (select oid from pg_roles where rolname = ${role})`;
-  return new Map(rows.filter((r) => !BACKGROUND.test(r.query)).map((r) => [r.id, Number(r.calls)]));
+  for (const r of rows) queryTexts.set(r.id, r.query);
+  return new Map(rows.filter((r) => all || !BACKGROUND.test(r.query)).map((r) => [r.id, Number(r.calls)]));
 }
 
 export const callsBetween = (a: Map<string, number>, b: Map<string, number>) =>
   [...b].reduce((sum, [id, calls]) => sum + calls - (a.get(id) ?? 0), 0);
+
+/** The statements counted between two `statementCalls`, as "calls× text" (cut to 100 characters). */
+const statementsBetween = (a: Map<string, number>, b: Map<string, number>): string =>
+  [...b]
+    .filter(([id, calls]) => calls > (a.get(id) ?? 0))
+    .map(
+      ([id, calls]) => `${calls - (a.get(id) ?? 0)}× ${(queryTexts.get(id) ?? "?").replace(/\s+/g, " ").slice(0, 100)}`,
+    )
+    .join(" | ");
+
+/**
+ * Waits (at most 5 s) until the app's role has no statement running or in a transaction and
+ * finished none, its timers' included, for 200 ms: a flush or reminder round still under way is
+ * then not counted as the next probed request's.
+ */
+async function quiet(stats: postgres.Sql, role: string) {
+  const until = performance.now() + 5000;
+  let last = await statementCalls(stats, role, true);
+  while (performance.now() < until) {
+    await Bun.sleep(200);
+    const [busy] = await stats<{ n: number }[]>`
+      select count(*)::int as n from pg_stat_activity where usename = ${role} and state <> 'idle'`;
+    const now = await statementCalls(stats, role, true);
+    if (busy?.n === 0 && callsBetween(last, now) === 0) return;
+    last = now;
+  }
+}
 
 /** CPU time of every thread of `pid` in seconds, to the nanosecond (/proc/<pid>/task/<tid>/schedstat). */
 function threadsCpu(pid: number): number {
@@ -187,22 +225,29 @@ function threadsCpu(pid: number): number {
   return ns / 1e9;
 }
 
-/** `n` requests one at a time (`send` makes and checks one): statements of each, their median, app CPU ms per request. */
+/**
+ * `n` requests one at a time (`send` makes and checks one), each once the app is quiet: statements
+ * of each (and their text), their median, app CPU ms per request.
+ */
 export async function probe(
   stats: postgres.Sql,
   role: string,
   appPid: number,
   n: number,
   send: (i: number) => Promise<unknown>,
-): Promise<{ perRequest: number[]; median: number; appCpuMs: number }> {
+): Promise<{ perRequest: number[]; median: number; appCpuMs: number; seen: string[] }> {
   const perRequest: number[] = [];
+  const seen: string[] = [];
   let cpu = 0;
   for (let i = 0; i < n; i++) {
+    await quiet(stats, role);
     const before = await statementCalls(stats, role);
     const cpuBefore = threadsCpu(appPid);
     await send(i);
     cpu += threadsCpu(appPid) - cpuBefore;
-    perRequest.push(callsBetween(before, await statementCalls(stats, role)));
+    const after = await statementCalls(stats, role);
+    perRequest.push(callsBetween(before, after));
+    seen.push(statementsBetween(before, after));
   }
-  return { perRequest, median: median(perRequest), appCpuMs: (cpu / n) * 1000 };
+  return { perRequest, median: median(perRequest), appCpuMs: (cpu / n) * 1000, seen };
 }

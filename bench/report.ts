@@ -51,8 +51,11 @@ export interface Report {
     cores: { app: number; postgres: number; machine: number };
   };
   cardFirstRenderMs: number;
+  /** RSS at rest: 10 s after the bench's last request (the target's reading). */
   rssEnd: number;
   rssPeak: number;
+  /** RSS after each phase, in order: [phase, bytes]. */
+  rssPhases: [string, number][];
   install?: InstallSize;
 }
 
@@ -111,8 +114,20 @@ export function renderReport(r: Report): string {
   }
   const full = r.config.only.length === 0;
   if (full) {
-    atMost("Server RSS at the end of the whole bench", r.rssEnd, 300 * 2 ** 20, mb);
+    atMost(
+      "Server RSS at the end of the whole bench (at rest, 10 s after its last request)",
+      r.rssEnd,
+      300 * 2 ** 20,
+      mb,
+    );
     atMost("… its peak (VmHWM)", r.rssPeak, 450 * 2 ** 20, mb);
+    const loaded = r.rssPhases.find(([phase]) => phase.startsWith("right after"))?.[1] ?? Number.NaN;
+    targets.push([
+      "… right after its last request (the scale run's garbage not yet collected)",
+      "printed",
+      mb(loaded),
+      "printed",
+    ]);
   }
   const printed = (what: string, value: string) => targets.push([what, "printed", value, "printed"]);
   if (r.scale) {
@@ -174,7 +189,7 @@ A social card's first request (its render), one at a time: median ${fix(r.cardFi
 
 ## Statements per request, one request at a time
 
-The app's SQL statements per request (pg_stat_statements; BEGIN/COMMIT included; the flushes on the app's timers left out), 10 requests after one unmeasured.
+The app's SQL statements per request (pg_stat_statements; BEGIN/COMMIT included; each request sent once the app is quiet, the statements of its timers — flushes, the day's salt, reminder rounds — left out), 10 requests after one unmeasured.
 
 ${table(
   ["request", "statements (median)", "each"],
@@ -183,6 +198,11 @@ ${table(
 
 ## Memory
 
-The app's resident memory at the end of the run: ${mb(r.rssEnd)}; its peak over the run (VmHWM): ${mb(r.rssPeak)}.
+The app's resident memory (VmRSS) after each phase; its peak over the run (VmHWM): ${mb(r.rssPeak)}. What holds it: docs/benchmarks.md, "Memory".
+
+${table(
+  ["when", "RSS"],
+  r.rssPhases.map(([phase, bytes]) => [phase, mb(bytes)]),
+)}
 `;
 }

@@ -7,7 +7,7 @@
  *
  * Settings: BENCH_DURATION (s per run, 5), BENCH_RUNS (3), BENCH_WARMUP (s, 2), BENCH_SCALE_DURATION
  * (s, 30), BENCH_SCALE_PROFILES (100000), BENCH_ONLY (scenario ids), BENCH_INSTALL=0 (skip the fresh
- * clone's npm install), BENCH_SKIP_BUILD=1, BENCH_OUT (BENCHMARKS.md).
+ * clone's npm install), BENCH_SKIP_BUILD=1, BENCH_OUT (BENCHMARKS.md), BENCH_APP_FLAGS (Bun flags for the app).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -72,6 +72,8 @@ const config = {
   build: env.BENCH_SKIP_BUILD !== "1",
   out: env.BENCH_OUT ?? join(ROOT, "BENCHMARKS.md"),
 };
+/** Bun's flags for the app (BENCH_APP_FLAGS, to compare runtime settings; none is how `npm start` ships). */
+const APP_FLAGS = (env.BENCH_APP_FLAGS ?? "").split(" ").filter(Boolean);
 const selected = (id: string) => id === "ceiling" || config.only.length === 0 || config.only.includes(id);
 /** Spreads Zipf ranks over the scale profiles (coprime to their number), as bench/lua/zipf.lua. */
 const ZIPF_SPREAD = config.scaleProfiles % 7919 === 0 ? 1 : 7919;
@@ -337,6 +339,7 @@ async function statementProbes(s: Setup, stats: postgres.Sql, db: BenchDatabase,
     const r = await probe(stats, db.appRole, appPid, 10, send);
     out.push({ label, perRequest: r.perRequest, median: r.median });
     log(`statements, ${label}: ${r.perRequest.join(",")}`);
+    for (const [i, n] of r.perRequest.entries()) if (n !== r.median) log(`  request ${i + 1}: ${r.seen[i]}`);
   }
   return out;
 }
@@ -409,7 +412,7 @@ async function main() {
     const origin = `http://127.0.0.1:${appPort}`;
     const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(36))).toString("base64url");
     const startApp = async (name: string) => {
-      const service = startService([process.execPath, "server.ts"], {
+      const service = startService([process.execPath, ...APP_FLAGS, "server.ts"], {
         env: appEnv(db as BenchDatabase, appPort, secret),
         logFile: join(workDir, name),
       });
@@ -422,6 +425,14 @@ async function main() {
 
     app = await startApp("app.log");
     const appPid = app.pid;
+    const rssPhases: [string, number][] = [];
+    const rss = (phase: string) => {
+      const m = memory(appPid);
+      rssPhases.push([phase, m.rss]);
+      log(`app memory ${phase}: RSS ${(m.rss / 1048576).toFixed(0)} MB, peak ${(m.peak / 1048576).toFixed(0)} MB`);
+      return m;
+    };
+    rss("after start-up");
     const sample = await fetch(`${origin}/${seeded.usernames[0]}`, { headers: { "X-Forwarded-For": ownAddress(3) } });
     writeFileSync(join(workDir, "profile.html"), new Uint8Array(await sample.arrayBuffer()));
     const ceilingCmd = [process.execPath, join(import.meta.dir, "ceiling.ts"), String(ceilingPort)];
@@ -480,11 +491,15 @@ async function main() {
       };
     });
 
+    rss("after the wrk scenarios");
     const stats = postgres(db.adminUrl, { max: 1, onnotice: () => {} });
     const statements = await statementProbes(setup, stats, db, appPid);
+    rss("after the statement probes");
     const scale = selected("scale") ? await scaleRun(setup, stats, db, appPid, workDir) : undefined;
     await stats.end();
-    const mem = memory(appPid);
+    rss(`right after the last request (${scale ? "the scale run" : "the statement probes"})`);
+    await Bun.sleep(10_000); // the app at rest, as a server between bursts: its collector has run
+    const mem = rss("at rest, 10 s later (the end of the run)");
 
     const report: Report = {
       date: new Date().toISOString(),
@@ -500,6 +515,7 @@ async function main() {
       cardFirstRenderMs: cards.firstRenderMs,
       rssEnd: mem.rss,
       rssPeak: mem.peak,
+      rssPhases,
       install,
     };
     // Keep the section `DEPLOY_BENCHMARKS=1 npm run test:deploy` writes: it is not the bench's.

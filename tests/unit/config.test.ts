@@ -121,8 +121,8 @@ describe("parseConfig", () => {
     }
   });
 
-  test("IMAGE_CACHE_MB: 16 by default, 0 (keep none) to 65536 megabytes; anything else names the variable", () => {
-    expect(parseConfig({}).IMAGE_CACHE_MB).toBe(16);
+  test("IMAGE_CACHE_MB: 32 by default, 0 (keep none) to 65536 megabytes; anything else names the variable", () => {
+    expect(parseConfig({}).IMAGE_CACHE_MB).toBe(32);
     for (const [value, mb] of [
       ["0", 0],
       ["8.5", 8.5],
@@ -140,8 +140,8 @@ describe("parseConfig", () => {
     expect(c.PROFILE_CACHE_MB + c.IMAGE_CACHE_MB + c.USER_CACHE_MB + CARD_STORE_BYTES / 2 ** 20).toBe(96);
   });
 
-  test("USER_CACHE_MB: 32 by default, 0 to 65536 megabytes; anything else names the variable", () => {
-    expect(parseConfig({}).USER_CACHE_MB).toBe(32);
+  test("USER_CACHE_MB: 24 by default, 0 to 65536 megabytes; anything else names the variable", () => {
+    expect(parseConfig({}).USER_CACHE_MB).toBe(24);
     for (const [value, mb] of [
       ["0", 0],
       ["8.5", 8.5],

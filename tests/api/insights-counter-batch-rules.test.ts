@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { and, eq, sql } from "drizzle-orm";
 import { Caches } from "../../api/cache";
 import { freezeClock, resetClock } from "../../api/clock";
-import { batchedVisitors, counterOf, InsightsCounter, MAX_FLUSH_VISITS } from "../../api/insights/counter";
+import { batchedVisitors, counterOf, InsightsCounter, MAX_FLUSH_VISITS, MAX_KEYS } from "../../api/insights/counter";
 import type { AppContext } from "../../api/types";
 import { type Database, type Db, openDatabase } from "../../db/client";
 import { profileDailyCounts, supplementDailyClicks, supplements, users, visitorBatches } from "../../db/schema";
@@ -98,8 +98,14 @@ function switchable() {
   const state = {
     down: false,
     failAfterMs: 0,
+    /** Statements to fail next (then up again), when not `down`. */
+    failNext: 0,
     db: {
       execute: async (query: Parameters<Db["execute"]>[0]) => {
+        if (state.failNext > 0) {
+          state.failNext -= 1;
+          throw new Error("the database is down for a moment");
+        }
         if (!state.down) return db.execute(query);
         if (state.failAfterMs > 0) await Bun.sleep(state.failAfterMs);
         throw new Error("the database is down");
@@ -419,6 +425,39 @@ describe("UTC days: once per visitor per day, the salt rotates at UTC midnight",
     expect(await dayOf(owner, "2026-09-02")).toEqual({ views: 1, visitors: 1 });
   });
 
+  test("a salt read that fails alone: the views are written, the visitors waiting for it are views only; later flushes work", async () => {
+    freezeClock("2026-09-03T10:00:00Z");
+    const owner = await member();
+    const outage = switchable();
+    const c = counterOn(outage.db);
+    c.view(owner, { address: "10.2.1.1", agent: BROWSER });
+    c.view(owner, { address: "10.2.1.2", agent: BROWSER });
+    outage.failNext = 1; // the salt's statement
+    await c.flush();
+    expect(c.pending.views).toBe(0);
+    await c.flush(); // the salt now; the waiting visitors' batch is gone
+    expect(await dayOf(owner, "2026-09-03")).toEqual({ views: 2, visitors: 0 });
+    c.view(owner, { address: "10.2.1.1", agent: BROWSER });
+    c.view(owner, { address: "10.2.1.3", agent: BROWSER });
+    await c.flush();
+    expect(await dayOf(owner, "2026-09-03")).toEqual({ views: 4, visitors: 2 });
+  });
+
+  test("a view before midnight flushed after it counts its visitor on its own day; a late view of yesterday, after today's salt, is a view only", async () => {
+    const move = freezeClock("2026-09-04T23:59:00Z");
+    const owner = await member();
+    const c = counterOn();
+    await c.flush(); // the day's salt
+    c.view(owner, { address: "10.2.2.1", agent: BROWSER }, new Date("2026-09-04T23:59:59.999Z"));
+    move("2026-09-05T00:00:01Z");
+    await c.flush(); // the new day's salt; yesterday's view was hashed with yesterday's
+    expect(await dayOf(owner, "2026-09-04")).toEqual({ views: 1, visitors: 1 });
+    // Stamped yesterday (its session check ended after midnight): yesterday's salt is gone here.
+    c.view(owner, { address: "10.2.2.2", agent: BROWSER }, new Date("2026-09-04T23:59:59.999Z"));
+    await c.flush();
+    expect(await dayOf(owner, "2026-09-04")).toEqual({ views: 2, visitors: 1 });
+  });
+
   test("batchedVisitors: each day apart, within a range's bounds only", async () => {
     const move = freezeClock("2026-10-01T10:00:00Z");
     const owner = await member();
@@ -491,6 +530,7 @@ describe("nothing lost: a failed flush, the cap on held hashes, checks under way
     freezeClock("2026-06-13T10:00:00Z");
     const owner = await member();
     const linked = await supplement(owner);
+    const second = await supplement(owner);
     const outage = switchable();
     const c = counterOn(outage.db);
     await c.flush();
@@ -515,6 +555,7 @@ describe("nothing lost: a failed flush, the cap on held hashes, checks under way
     outage.down = true;
     c.view(owner, { address: "10.9.0.4", agent: BROWSER });
     c.click(linked);
+    c.click(second);
     await c.flush();
     c.view(owner, { address: "10.9.0.5", agent: BROWSER });
     c.click(linked);
@@ -523,6 +564,7 @@ describe("nothing lost: a failed flush, the cap on held hashes, checks under way
     await c.flush();
     expect(await dayOf(owner, "2026-06-13")).toEqual({ views: 6, visitors: 5 });
     expect(await clicksOf(linked, "2026-06-13")).toBe(5);
+    expect(await clicksOf(second, "2026-06-13")).toBe(1);
     expect(await storedHashes(owner)).toBe(5);
   });
 
@@ -624,7 +666,7 @@ describe("nothing lost: a failed flush, the cap on held hashes, checks under way
     const owner = await member();
     const early = counterOn(db, { flushMs: 3_600_000 });
     const asked = counterOn(db, { flushMs: 0 });
-    await early.flush();
+    // Not flushed before: the first early flush of a new counter starts too.
     for (let i = 0; i < MAX_FLUSH_VISITS - 1; i++) early.view(owner, { address: `10.14.0.${i % 50}`, agent: BROWSER });
     for (let i = 0; i < MAX_FLUSH_VISITS + 1; i++) asked.view(owner, { address: `10.14.1.${i % 50}`, agent: PHONE });
     await Bun.sleep(30);
@@ -652,10 +694,57 @@ describe("counterOf: the instance's one counter", () => {
     counters.push(c);
     expect(counterOf(ctx)).toBe(c);
     c.view(owner, { address: "10.15.0.1", agent: BROWSER });
-    for (let waited = 0; (await dayOf(owner, "2026-06-19")).views === 0 && waited < 5000; waited += 20) {
+    for (let waited = 0; (await dayOf(owner, "2026-06-19")).views === 0 && waited < 2000; waited += 20) {
       await Bun.sleep(20);
     }
     expect(await dayOf(owner, "2026-06-19")).toEqual({ views: 1, visitors: 1 });
+  });
+});
+
+describe("the bounds of what a counter holds (a database outage)", () => {
+  test("MAX_KEYS profile days held: a view of one more is dropped; views of those held still count", () => {
+    const c = counterOn();
+    const at = new Date("2026-06-23T10:00:00Z");
+    for (let i = 0; i < MAX_KEYS; i++) c.view(`ghost-${i}`, { address: "10.17.0.1", agent: BROWSER }, at);
+    expect(c.pending.views).toBe(MAX_KEYS);
+    c.view("ghost-one-more", { address: "10.17.0.1", agent: BROWSER }, at);
+    expect(c.pending.views).toBe(MAX_KEYS);
+    c.view("ghost-0", { address: "10.17.0.2", agent: BROWSER }, at);
+    expect(c.pending.views).toBe(MAX_KEYS + 1);
+  });
+
+  test("MAX_KEYS supplement days held: a click on one more is dropped; clicks on those held still count", () => {
+    const c = counterOn();
+    const at = new Date("2026-06-23T10:00:00Z");
+    for (let i = 1; i <= MAX_KEYS; i++) c.click(i, at);
+    expect(c.pending.clicks).toBe(MAX_KEYS);
+    c.click(MAX_KEYS + 1, at);
+    expect(c.pending.clicks).toBe(MAX_KEYS);
+    c.click(1, at);
+    expect(c.pending.clicks).toBe(MAX_KEYS + 1);
+  });
+
+  test("before the day's salt, a returning visitor takes no room among those waiting: a new one still counts", async () => {
+    freezeClock("2026-06-24T10:00:00Z");
+    const owner = await member();
+    const c = counterOn();
+    for (let i = 0; i < MAX_FLUSH_VISITS; i++) c.view(owner, { address: "10.18.0.1", agent: BROWSER });
+    c.view(owner, { address: "10.18.0.2", agent: BROWSER });
+    await c.flush();
+    expect(await dayOf(owner, "2026-06-24")).toEqual({ views: MAX_FLUSH_VISITS + 1, visitors: 2 });
+  });
+
+  test("before the day's salt, MAX_FLUSH_VISITS new visitors wait; one more is a view only until seen again", async () => {
+    freezeClock("2026-06-25T10:00:00Z");
+    const owner = await member();
+    const c = counterOn();
+    const visit = (i: number) => c.view(owner, { address: `10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, agent: PHONE });
+    for (let i = 0; i <= MAX_FLUSH_VISITS; i++) visit(i);
+    await c.flush();
+    expect(await dayOf(owner, "2026-06-25")).toEqual({ views: MAX_FLUSH_VISITS + 1, visitors: MAX_FLUSH_VISITS });
+    visit(MAX_FLUSH_VISITS);
+    await c.flush();
+    expect(await dayOf(owner, "2026-06-25")).toEqual({ views: MAX_FLUSH_VISITS + 2, visitors: MAX_FLUSH_VISITS + 1 });
   });
 });
 

@@ -314,13 +314,13 @@ describe("clicks: exact totals per supplement and UTC day", () => {
     const owner = await member();
     const ids = [await supplement(owner), await supplement(owner)];
     const c = counterOn();
-    for (const [i, at] of clicks) c.click(ids[i] as number, new Date(at));
+    for (const [i, at] of clicks) c.click(ids[i] as number, Date.parse(at));
     expect(c.pending).toEqual({ views: 0, clicks: clicks.length });
     await c.flush();
     expect(c.pending).toEqual({ views: 0, clicks: 0 });
     for (const [i, day, n] of expected) expect(await clicksOf(ids[i] as number, day)).toBe(n);
     // Again: added to the stored counts, not instead of them.
-    for (const [i, at] of clicks) c.click(ids[i] as number, new Date(at));
+    for (const [i, at] of clicks) c.click(ids[i] as number, Date.parse(at));
     await c.flush();
     for (const [i, day, n] of expected) expect(await clicksOf(ids[i] as number, day)).toBe(2 * n);
   });
@@ -332,7 +332,7 @@ describe("UTC days: once per visitor per day, the salt rotates at UTC midnight",
     const owner = await member();
     const c = counterOn();
     await c.flush();
-    const visit = (at: string, address = "10.7.0.1") => c.view(owner, { address, agent: BROWSER }, new Date(at));
+    const visit = (at: string, address = "10.7.0.1") => c.view(owner, { address, agent: BROWSER }, Date.parse(at));
     visit("2026-06-14T23:59:59.999Z");
     visit("2026-06-14T23:59:59.999Z", "10.7.0.2");
     await c.flush();
@@ -448,12 +448,12 @@ describe("UTC days: once per visitor per day, the salt rotates at UTC midnight",
     const owner = await member();
     const c = counterOn();
     await c.flush(); // the day's salt
-    c.view(owner, { address: "10.2.2.1", agent: BROWSER }, new Date("2026-09-04T23:59:59.999Z"));
+    c.view(owner, { address: "10.2.2.1", agent: BROWSER }, Date.parse("2026-09-04T23:59:59.999Z"));
     move("2026-09-05T00:00:01Z");
     await c.flush(); // the new day's salt; yesterday's view was hashed with yesterday's
     expect(await dayOf(owner, "2026-09-04")).toEqual({ views: 1, visitors: 1 });
     // Stamped yesterday (its session check ended after midnight): yesterday's salt is gone here.
-    c.view(owner, { address: "10.2.2.2", agent: BROWSER }, new Date("2026-09-04T23:59:59.999Z"));
+    c.view(owner, { address: "10.2.2.2", agent: BROWSER }, Date.parse("2026-09-04T23:59:59.999Z"));
     await c.flush();
     expect(await dayOf(owner, "2026-09-04")).toEqual({ views: 2, visitors: 1 });
   });
@@ -708,7 +708,7 @@ describe("counterOf: the instance's one counter", () => {
 describe("the bounds of what a counter holds (a database outage)", () => {
   test("MAX_KEYS profile days held: a view of one more is dropped; views of those held still count", () => {
     const c = counterOn();
-    const at = new Date("2026-06-23T10:00:00Z");
+    const at = Date.parse("2026-06-23T10:00:00Z");
     for (let i = 0; i < MAX_KEYS; i++) c.view(`ghost-${i}`, { address: "10.17.0.1", agent: BROWSER }, at);
     expect(c.pending.views).toBe(MAX_KEYS);
     c.view("ghost-one-more", { address: "10.17.0.1", agent: BROWSER }, at);
@@ -719,23 +719,13 @@ describe("the bounds of what a counter holds (a database outage)", () => {
 
   test("MAX_KEYS supplement days held: a click on one more is dropped; clicks on those held still count", () => {
     const c = counterOn();
-    const at = new Date("2026-06-23T10:00:00Z");
+    const at = Date.parse("2026-06-23T10:00:00Z");
     for (let i = 1; i <= MAX_KEYS; i++) c.click(i, at);
     expect(c.pending.clicks).toBe(MAX_KEYS);
     c.click(MAX_KEYS + 1, at);
     expect(c.pending.clicks).toBe(MAX_KEYS);
     c.click(1, at);
     expect(c.pending.clicks).toBe(MAX_KEYS + 1);
-  });
-
-  test("before the day's salt, a returning visitor takes no room among those waiting: a new one still counts", async () => {
-    freezeClock("2026-06-24T10:00:00Z");
-    const owner = await member();
-    const c = counterOn();
-    for (let i = 0; i < MAX_FLUSH_VISITS; i++) c.view(owner, { address: "10.18.0.1", agent: BROWSER });
-    c.view(owner, { address: "10.18.0.2", agent: BROWSER });
-    await c.flush();
-    expect(await dayOf(owner, "2026-06-24")).toEqual({ views: MAX_FLUSH_VISITS + 1, visitors: 2 });
   });
 
   test("before the day's salt, MAX_FLUSH_VISITS new visitors wait; one more is a view only until seen again", async () => {

@@ -1,10 +1,12 @@
-// The insights counter (api/insights/counter.ts): who counts as a view or a click. Its tests are
-// over HTTP on the built server (tests/api/insights-counter-rules.test.ts: visitors × kinds, read
-// back through GET /api/insights), so they hold whatever the counter's inside becomes; the sandbox
-// keeps dist/ (run `bun --bun astro build` first). About 30 s a run: the slowest module.
-import { IGNORE_PATTERNS, moduleConfig } from "./base.mjs";
+// The insights counter (api/insights/counter.ts): who may count, the visitor hash, and the
+// batches (exact totals, once per visitor per UTC day, the salt's rotation, one statement a
+// flush, nothing lost), through its public methods on a migrated PGlite copy. About 3 s a run.
+// The HTTP table over the built server (tests/api/insights-counter-rules.test.ts, 15-30 s a
+// run) stays in the normal suite: it covers the wiring (./count.ts), not this module's rules.
+import { moduleConfig } from "./base.mjs";
 
-export default moduleConfig("counter", ["api/insights/counter.ts"], ["tests/api/insights-counter-rules.test.ts"], {
-  ignorePatterns: IGNORE_PATTERNS.filter((pattern) => pattern !== "dist"),
-  timeoutMS: 120_000,
-});
+export default moduleConfig(
+  "counter",
+  ["api/insights/counter.ts"],
+  ["tests/unit/insights-counter-rules.test.ts", "tests/api/insights-counter-batch-rules.test.ts"],
+);

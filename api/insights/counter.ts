@@ -20,7 +20,7 @@ export const FLUSH_MS = 5000;
 /** Views a batch holds before a flush starts early (with a timer). */
 export const MAX_FLUSH_VISITS = 100_000;
 /** Keys, and new hashes, held before new ones are dropped or wait for room (a database outage). */
-const [MAX_KEYS, MAX_HELD_HASHES] = [100_000, 1 << 20];
+export const [MAX_KEYS, MAX_HELD_HASHES] = [100_000, 1 << 20];
 /** Hashes this instance remembers having sent today (past it, Postgres's `distinct` alone). */
 export const MAX_SEEN = 100_000;
 const HASH_BYTES = 16;

@@ -52,10 +52,14 @@ export const TRACKING_MESSAGES = {
   notFound: "Supplement not found",
   doses: "Doses must list 1 to 200 different supplements and times",
   batchStatus: 'Status must be "taken", "skipped" or null',
+  tickedAt: "tickedAt must be an ISO date-time within the last 8 days and not in the future",
 } as const;
 
 /** The most doses one PUT /api/intakes/{date} may set (a group of the longest list). */
 export const BATCH_MAX = 200;
+
+/** How far a tick's own time (tickedAt) may run ahead of the server's clock: device clocks drift. */
+export const TICK_SKEW_MS = 5 * 60_000;
 
 /** How many days before today may be viewed and corrected. */
 export const EDITABLE_DAYS = 7;
@@ -105,18 +109,24 @@ export interface TodayJson {
   asNeeded: TodayAsNeeded[];
   summary: { due: number; taken: number; skipped: number };
 }
+/**
+ * A dose's state after a write: the write's own when `applied`, otherwise (a change made
+ * before the stored one: docs/offline.md) the stored state, `null` when cleared.
+ */
 export interface IntakeJson {
   date: string;
   supplementId: number;
   time: IntakeTime;
-  status: IntakeStatus;
+  status: IntakeStatus | null;
   at: string;
+  applied: boolean;
 }
-/** PUT /api/intakes/{date}: the doses set, in the order asked. */
+/** PUT /api/intakes/{date}: the doses asked, in order; `ignored`: those a later change kept. */
 export interface IntakeBatchJson {
   date: string;
   status: IntakeStatus | null;
   doses: { supplementId: number; time: IntakeTime }[];
+  ignored: { supplementId: number; time: IntakeTime }[];
 }
 export interface HistoryDay {
   date: string;

@@ -54,11 +54,14 @@ export async function subscribeThisDevice(): Promise<{ id: string }> {
   return api.post<{ id: string }>("/api/push/subscriptions", subscription.toJSON());
 }
 
-/** On each dashboard or settings load: the worker registered, and an existing subscription re-sent. */
+/**
+ * On each dashboard or settings load: the worker registered (push, and the dashboard offline:
+ * docs/offline.md), and an existing subscription re-sent.
+ */
 export async function refreshThisDevice(): Promise<void> {
-  if (!pushSupported()) return;
+  if (typeof navigator === "undefined" || !("serviceWorker" in navigator)) return;
   const registration = await registerWorker();
-  if (Notification.permission !== "granted") return;
+  if (!pushSupported() || Notification.permission !== "granted") return;
   const subscription = await registration.pushManager.getSubscription();
   if (subscription) await api.post("/api/push/subscriptions", subscription.toJSON());
 }

@@ -1,0 +1,183 @@
+/**
+ * Issue 40 in Chromium: Today without a network. The dashboard reloads offline from the
+ * service worker's copy, two ticks wait on the device (`Pending`, at 320/360/1280 px with a
+ * 50-character username, axe), are saved when the network is back, one intake each with the
+ * time it was made; a tick made offline before midnight and sent after it lands on its own
+ * day (the day after is planned from the cached schedules); sign-out leaves nothing behind.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { addDays, dateIn } from "../../src/lib/dates";
+import type { TodayJson } from "../../src/lib/schedule";
+import { startControlledApp } from "../support/e2e-app";
+import { gotoHydrated, waitForHydration } from "../support/e2e-ui";
+import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
+import { expectNoA11yViolations } from "./support";
+
+const SCREENSHOTS = process.env.RESPONSIVE_SCREENSHOTS;
+
+test.use({ timezoneId: "UTC" });
+
+const todayCard = (page: Page) => page.getByTestId("today-card");
+const dose = (page: Page, label: string) => todayCard(page).getByRole("checkbox", { name: label, exact: true });
+const doseRow = (page: Page, name: string) => todayCard(page).getByTestId("dose-row").filter({ hasText: name });
+const longName = () => `o${"x".repeat(45)}${Math.floor(Math.random() * 9000 + 1000)}`;
+
+/**
+ * Loads the dashboard until the worker controls it, then once more through the worker, so
+ * that it keeps the page, its assets and Today's answer.
+ */
+async function dashboardKeptOffline(page: Page, url: string) {
+  await gotoHydrated(page, url);
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await page.reload();
+  await waitForHydration(page);
+  await expect(todayCard(page).getByTestId("dose-row").first()).toBeVisible();
+}
+
+async function reloadOffline(page: Page, context: BrowserContext) {
+  await context.setOffline(true);
+  await page.reload();
+  await waitForHydration(page);
+}
+
+test("offline: the dashboard reloads, two ticks wait as Pending, and are saved once each when back online", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  test.slow();
+  const base = baseURL as string;
+  const user = await signUpWithApi(page.request, base, { username: longName() });
+  expect(user.username).toHaveLength(50);
+  await addSupplements(page, base, [{ name: "Vitamin D3" }, { name: "Magnesium" }, { name: "Zinc" }]);
+  await dashboardKeptOffline(page, `${base}/dashboard`);
+
+  await reloadOffline(page, context);
+  await expect(page.getByRole("heading", { level: 2, name: "Today" })).toBeVisible();
+  const before = Date.now();
+  await dose(page, "Vitamin D3").check();
+  await dose(page, "Magnesium").check();
+  for (const name of ["Vitamin D3", "Magnesium"]) {
+    await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+    await expect(dose(page, name)).toBeChecked();
+  }
+  await expect(doseRow(page, "Zinc").getByTestId("dose-sync")).toHaveCount(0);
+  // The accessible description of the ticked box says it waits.
+  await expect(dose(page, "Vitamin D3")).toHaveAccessibleDescription("Waiting to sync");
+  // Still waiting after another offline reload: the queue is on the device.
+  await page.reload();
+  await waitForHydration(page);
+  await expect(doseRow(page, "Magnesium").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+  await expect(dose(page, "Magnesium")).toBeChecked();
+
+  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const width of [320, 360, 1280]) {
+    await page.setViewportSize({ width, height: width === 1280 ? 900 : 740 });
+    await todayCard(page).scrollIntoViewIfNeeded();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await todayCard(page).screenshot({ path: join(SCREENSHOTS, `offline-pending-${width}.png`) });
+  }
+  await expectNoA11yViolations(page);
+
+  const sent = page.waitForResponse((r) => r.url().includes("/api/intakes/") && r.request().method() === "PUT");
+  await context.setOffline(false);
+  await sent;
+  for (const name of ["Vitamin D3", "Magnesium"]) {
+    await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText("Saved");
+  }
+  await expectNoA11yViolations(page);
+
+  // Exactly one intake each, with the time the tick was made (before the network came back).
+  const day = await apiCall<TodayJson>(page, base, "GET", "/api/today");
+  expect(day.summary).toEqual({ due: 3, taken: 2, skipped: 0 });
+  const taken = day.doses.filter((d) => d.status === "taken");
+  expect(taken.map((d) => d.name).sort()).toEqual(["Magnesium", "Vitamin D3"]);
+  for (const d of taken) expect(Date.parse(d.at ?? "")).toBeGreaterThanOrEqual(before - 1000);
+  const history = await apiCall<{ days: { date: string; taken: number }[] }>(
+    page,
+    base,
+    "GET",
+    `/api/history?from=${day.date}&to=${day.date}`,
+  );
+  expect(history.days).toEqual([expect.objectContaining({ date: day.date, taken: 2 })]);
+  // A reload online shows the server's state, nothing waiting.
+  await gotoHydrated(page, `${base}/dashboard`);
+  await expect(dose(page, "Magnesium")).toBeChecked();
+  await expect(todayCard(page).getByTestId("dose-sync")).toHaveCount(0);
+});
+
+test("a tick made offline before midnight and sent after it lands on the day it was made", async ({
+  page,
+  context,
+}) => {
+  test.slow();
+  const app = await startControlledApp();
+  try {
+    const user = await signUpWithApi(page.request, app.url);
+    await addSupplements(page, app.url, [{ name: "Omega 3" }]);
+    await apiCall(page, app.url, "PUT", "/api/profile", { timeZone: "UTC" });
+    await app.backdateSchedules(user.email, 3);
+    // The browser's clock: 23:50 the day before the server's today (UTC).
+    const today = dateIn("UTC", Date.now());
+    const yesterday = addDays(today, -1);
+    const madeAt = `${yesterday}T23:50:00.000Z`;
+    await page.clock.install({ time: new Date(madeAt) });
+    await dashboardKeptOffline(page, `${app.url}/dashboard`);
+    await expect(todayCard(page).getByTestId("today-date").locator("time")).toHaveAttribute("datetime", yesterday);
+
+    await reloadOffline(page, context);
+    await dose(page, "Omega 3").check();
+    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+
+    // Past midnight, still offline: the new day is planned from the kept schedules.
+    await page.clock.setSystemTime(new Date(`${today}T00:05:00.000Z`));
+    await page.reload();
+    await waitForHydration(page);
+    await expect(todayCard(page).getByTestId("today-date").locator("time")).toHaveAttribute("datetime", today);
+    await expect(dose(page, "Omega 3")).not.toBeChecked();
+    await expect(todayCard(page).getByTestId("dose-sync")).toHaveCount(0);
+    await todayCard(page).getByRole("button", { name: "Previous day" }).click();
+    await expect(dose(page, "Omega 3")).toBeChecked();
+    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+
+    await context.setOffline(false);
+    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText("Saved");
+    const then = await apiCall<TodayJson>(page, app.url, "GET", `/api/today?date=${yesterday}`);
+    // The time it was made: 23:50 and the few seconds the browser's clock ran on since.
+    expect(then.doses.map((d) => [d.name, d.status, d.at?.slice(0, 15)])).toEqual([
+      ["Omega 3", "taken", madeAt.slice(0, 15)],
+    ]);
+    const now = await apiCall<TodayJson>(page, app.url, "GET", "/api/today");
+    expect([now.date, now.summary.taken]).toEqual([today, 0]);
+  } finally {
+    await app.stop();
+  }
+});
+
+test("sign-out deletes the worker's copies and the waiting ticks", async ({ page, context, baseURL }) => {
+  const base = baseURL as string;
+  await signUpWithApi(page.request, base);
+  await addSupplements(page, base, [{ name: "Vitamin C" }]);
+  await dashboardKeptOffline(page, `${base}/dashboard`);
+  // The tick cannot reach the server: it waits on the device.
+  await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
+  await dose(page, "Vitamin C").check();
+  await expect(doseRow(page, "Vitamin C").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+  const stored = () =>
+    page.evaluate(async () => ({
+      caches: (await caches.keys()).length,
+      databases: (await indexedDB.databases()).length,
+      workers: (await navigator.serviceWorker.getRegistrations()).length,
+    }));
+  expect(await stored()).toEqual({ caches: 1, databases: 1, workers: 1 });
+
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Logout" }).click();
+  await expect(page).toHaveURL(`${base}/`);
+  await expect.poll(stored).toEqual({ caches: 0, databases: 0, workers: 0 });
+  // The landing page has no script and no worker.
+  expect(await page.locator("script").count()).toBe(0);
+});

@@ -79,6 +79,36 @@ async function asset(event) {
   return response;
 }
 
+/**
+ * The dashboard's first load (before this worker controlled it, so nothing was kept): the page
+ * names what it fetched; the worker keeps a fresh copy of the dashboard, of those build assets
+ * and of its Today answers. Only a dashboard may ask, and only those paths are fetched.
+ */
+async function keepDashboard(urls) {
+  const cache = await caches.open(CACHE);
+  const page = await fetch(SHELL, { credentials: "same-origin" });
+  if (cacheable(page) && page.headers.get("X-Offline-Shell") === "dashboard") await cache.put(SHELL, page);
+  const wanted = urls
+    .map((u) => new URL(String(u), self.location.origin))
+    .filter((u) => u.origin === self.location.origin)
+    .filter((u) => u.pathname.startsWith("/_astro/") || u.pathname === "/api/today");
+  await Promise.all(
+    wanted.map(async (u) => {
+      if (u.pathname.startsWith("/_astro/") && (await cache.match(u.href, { ignoreVary: true }))) return;
+      const response = await fetch(u.href, { credentials: "same-origin" });
+      if (cacheable(response)) await cache.put(u.href, response);
+    }),
+  );
+}
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  const from = event.source && "url" in event.source ? new URL(event.source.url).pathname : "";
+  if (data.type === "keep-dashboard" && Array.isArray(data.urls) && dashboardPath(from)) {
+    event.waitUntil(keepDashboard(data.urls.slice(0, 200)).catch(() => undefined));
+  }
+});
+
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET") return;

@@ -11,7 +11,7 @@ import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { addDays, dateIn } from "../../src/lib/dates";
 import type { TodayJson } from "../../src/lib/schedule";
 import { startControlledApp } from "../support/e2e-app";
-import { gotoHydrated, waitForHydration } from "../support/e2e-ui";
+import { expectToast, gotoHydrated, waitForHydration } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
 import { expectNoA11yViolations } from "./support";
 
@@ -36,6 +36,21 @@ async function dashboardKeptOffline(page: Page, url: string) {
   await expect(todayCard(page).getByTestId("dose-row").first()).toBeVisible();
 }
 
+/** The first visit: the page names what it fetched, and the worker keeps the page, its assets and Today. */
+async function firstVisitKept(page: Page, url: string) {
+  await gotoHydrated(page, url);
+  await expect(todayCard(page).getByTestId("dose-row").first()).toBeVisible();
+  const kept = () =>
+    page.evaluate(async () => {
+      const cache = await caches.open("stacktrack-offline-v1");
+      const paths = (await cache.keys()).map((r) => new URL(r.url).pathname);
+      return (
+        ["/dashboard", "/api/today"].every((p) => paths.includes(p)) && paths.some((p) => p.startsWith("/_astro/"))
+      );
+    });
+  await expect.poll(kept, { timeout: 15_000 }).toBe(true);
+}
+
 async function reloadOffline(page: Page, context: BrowserContext) {
   await context.setOffline(true);
   await page.reload();
@@ -52,7 +67,7 @@ test("offline: the dashboard reloads, two ticks wait as Pending, and are saved o
   const user = await signUpWithApi(page.request, base, { username: longName() });
   expect(user.username).toHaveLength(50);
   await addSupplements(page, base, [{ name: "Vitamin D3" }, { name: "Magnesium" }, { name: "Zinc" }]);
-  await dashboardKeptOffline(page, `${base}/dashboard`);
+  await firstVisitKept(page, `${base}/dashboard`);
 
   await reloadOffline(page, context);
   await expect(page.getByRole("heading", { level: 2, name: "Today" })).toBeVisible();
@@ -180,4 +195,38 @@ test("sign-out deletes the worker's copies and the waiting ticks", async ({ page
   await expect.poll(stored).toEqual({ caches: 0, databases: 0, workers: 0 });
   // The landing page has no script and no worker.
   expect(await page.locator("script").count()).toBe(0);
+});
+
+test("a waiting tick for a supplement deleted meanwhile is dropped with a notice", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const base = baseURL as string;
+  await signUpWithApi(page.request, base);
+  const [id] = await addSupplements(page, base, [{ name: "Iron" }, { name: "Zinc" }]);
+  await gotoHydrated(page, `${base}/dashboard`);
+  await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
+  await dose(page, "Iron").check();
+  await expect(doseRow(page, "Iron").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+  // Deleted elsewhere (another device) while the tick waited.
+  await apiCall(page, base, "DELETE", `/api/supplements/${id}`);
+  await context.unroute("**/api/intakes/**");
+  await page.evaluate(() => window.dispatchEvent(new Event("online")));
+  await expectToast(page, "Error", "A tick for a supplement you deleted was dropped");
+  await expect(page.getByTestId("dose-row").filter({ hasText: "Iron" })).toHaveCount(0);
+  expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toEqual([
+    "stacktrack-offline",
+  ]);
+  const waiting = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const open = indexedDB.open("stacktrack-offline");
+        open.onsuccess = () => {
+          const count = open.result.transaction("changes").objectStore("changes").count();
+          count.onsuccess = () => resolve(count.result);
+        };
+      }),
+  );
+  expect(waiting).toBe(0);
 });

@@ -3,9 +3,12 @@
  * service worker's copy, two ticks wait on the device (`Pending`, at 320/360/1280 px with a
  * 50-character username, axe), are saved when the network is back, one intake each with the
  * time it was made; a tick made offline before midnight and sent after it lands on its own
- * day (the day after is planned from the cached schedules); sign-out leaves nothing behind.
+ * day (the day after is planned from the cached schedules); a tick whose supplement was
+ * deleted, or whose day left the window (a moved server clock), is dropped and said so;
+ * sign-out leaves nothing behind.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { addDays, dateIn } from "../../src/lib/dates";
@@ -229,4 +232,40 @@ test("a waiting tick for a supplement deleted meanwhile is dropped with a notice
       }),
   );
   expect(waiting).toBe(0);
+});
+
+test("a tick that waited until its day left the 7-day window is refused, and the row says so", async ({
+  page,
+  context,
+}) => {
+  test.slow();
+  // The server's clock is read from a file (tests only), moved a day on while the tick waits.
+  const dir = mkdtempSync(join(tmpdir(), "offline-clock-"));
+  const clockFile = join(dir, "now");
+  writeFileSync(clockFile, String(Date.now()));
+  const app = await startControlledApp({ TEST_CLOCK_FILE: clockFile });
+  try {
+    const user = await signUpWithApi(page.request, app.url);
+    await addSupplements(page, app.url, [{ name: "Omega 3" }]);
+    await apiCall(page, app.url, "PUT", "/api/profile", { timeZone: "UTC" });
+    await app.backdateSchedules(user.email, 10);
+    await gotoHydrated(page, `${app.url}/dashboard`);
+    for (let i = 0; i < 7; i++) await todayCard(page).getByRole("button", { name: "Previous day" }).click();
+    await expect(todayCard(page).getByTestId("today-date")).toHaveText("7 days ago");
+    await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
+    await dose(page, "Omega 3").check();
+    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+
+    writeFileSync(clockFile, String(Date.now() + 86_400_000));
+    await context.unroute("**/api/intakes/**");
+    await page.evaluate(() => window.dispatchEvent(new Event("online")));
+    const refusal = "Only today and the 7 days before it can be changed";
+    await expectToast(page, "Error", refusal);
+    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText(`Not saved: ${refusal}`);
+    await expect(dose(page, "Omega 3")).toHaveAccessibleDescription(`Not saved: ${refusal}`);
+    await expectNoA11yViolations(page);
+  } finally {
+    await app.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

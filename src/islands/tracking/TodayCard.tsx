@@ -176,7 +176,8 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   const waited = useRef(new Set<string>());
   const [, waitedChanged] = useReducer((n: number) => n + 1, 0);
 
-  const load = useCallback(async (date: string) => {
+  /** The day's rows from the server (or the worker's copy); `quiet`: a failed read says nothing. */
+  const load = useCallback(async (date: string, quiet = false) => {
     const seq = ++loadSeq.current;
     try {
       const day = await api.get<TodayJson>(`/api/today?date=${date}`);
@@ -184,7 +185,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     } catch (error) {
       if (seq !== loadSeq.current) return;
       if (isOffline(error)) setLoaded({ date, rows: plannedDay(date, listRef.current) });
-      else notify.error(errorMessage(error, "Failed to load today's doses"));
+      else if (!quiet) notify.error(errorMessage(error, "Failed to load today's doses"));
     }
   }, []);
 
@@ -223,7 +224,8 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
       if (wasWaiting && result.status !== 404) {
         setRefused((current) => ({ ...current, [key]: errorMessage(result.error, "Failed to save your change") }));
       }
-      if (change.date === shownRef.current) void load(change.date);
+      // The server's state again (a day that left the window cannot be read: the note stays).
+      if (change.date === shownRef.current) void load(change.date, true);
     },
     [load],
   );

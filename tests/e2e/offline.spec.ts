@@ -28,12 +28,20 @@ const doseRow = (page: Page, name: string) => todayCard(page).getByTestId("dose-
 const longName = () => `o${"x".repeat(45)}${Math.floor(Math.random() * 9000 + 1000)}`;
 
 /**
+ * The dashboard, once the worker controls it: a request made while the worker takes over
+ * may pass by the test's network routes.
+ */
+async function controlledDashboard(page: Page, url: string) {
+  await gotoHydrated(page, url);
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+}
+
+/**
  * Loads the dashboard until the worker controls it, then once more through the worker, so
  * that it keeps the page, its assets and Today's answer.
  */
 async function dashboardKeptOffline(page: Page, url: string) {
-  await gotoHydrated(page, url);
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await controlledDashboard(page, url);
   await page.reload();
   await waitForHydration(page);
   await expect(todayCard(page).getByTestId("dose-row").first()).toBeVisible();
@@ -41,7 +49,7 @@ async function dashboardKeptOffline(page: Page, url: string) {
 
 /** The first visit: the page names what it fetched, and the worker keeps the page, its assets and Today. */
 async function firstVisitKept(page: Page, url: string) {
-  await gotoHydrated(page, url);
+  await controlledDashboard(page, url);
   await expect(todayCard(page).getByTestId("dose-row").first()).toBeVisible();
   const kept = () =>
     page.evaluate(async () => {
@@ -53,6 +61,20 @@ async function firstVisitKept(page: Page, url: string) {
     });
   await expect.poll(kept, { timeout: 15_000 }).toBe(true);
 }
+
+/** How many ticks wait in the browser's queue (IndexedDB). */
+const waitingOnDevice = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open("stacktrack-offline");
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const count = open.result.transaction("changes").objectStore("changes").count();
+          count.onsuccess = () => resolve(count.result);
+        };
+      }),
+  );
 
 async function reloadOffline(page: Page, context: BrowserContext) {
   await context.setOffline(true);
@@ -208,7 +230,7 @@ test("a waiting tick for a supplement deleted meanwhile is dropped with a notice
   const base = baseURL as string;
   await signUpWithApi(page.request, base);
   const [id] = await addSupplements(page, base, [{ name: "Iron" }, { name: "Zinc" }]);
-  await gotoHydrated(page, `${base}/dashboard`);
+  await controlledDashboard(page, `${base}/dashboard`);
   await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
   await dose(page, "Iron").check();
   await expect(doseRow(page, "Iron").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
@@ -221,17 +243,7 @@ test("a waiting tick for a supplement deleted meanwhile is dropped with a notice
   expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toEqual([
     "stacktrack-offline",
   ]);
-  const waiting = await page.evaluate(
-    () =>
-      new Promise<number>((resolve) => {
-        const open = indexedDB.open("stacktrack-offline");
-        open.onsuccess = () => {
-          const count = open.result.transaction("changes").objectStore("changes").count();
-          count.onsuccess = () => resolve(count.result);
-        };
-      }),
-  );
-  expect(waiting).toBe(0);
+  expect(await waitingOnDevice(page)).toBe(0);
 });
 
 test("a tick that waited until its day left the 7-day window is refused, and the row says so", async ({
@@ -249,7 +261,7 @@ test("a tick that waited until its day left the 7-day window is refused, and the
     await addSupplements(page, app.url, [{ name: "Omega 3" }]);
     await apiCall(page, app.url, "PUT", "/api/profile", { timeZone: "UTC" });
     await app.backdateSchedules(user.email, 10);
-    await gotoHydrated(page, `${app.url}/dashboard`);
+    await controlledDashboard(page, `${app.url}/dashboard`);
     for (let i = 0; i < 7; i++) await todayCard(page).getByRole("button", { name: "Previous day" }).click();
     await expect(todayCard(page).getByTestId("today-date")).toHaveText("7 days ago");
     await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
@@ -268,4 +280,41 @@ test("a tick that waited until its day left the 7-day window is refused, and the
     await app.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("another user signing in on the browser (no sign-out) never gets the first one's waiting ticks or copies", async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  const base = baseURL as string;
+  await signUpWithApi(page.request, base);
+  await addSupplements(page, base, [{ name: "Private Tonic" }]);
+  await firstVisitKept(page, `${base}/dashboard`);
+  await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
+  await dose(page, "Private Tonic").check();
+  await expect(doseRow(page, "Private Tonic").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+  await context.unroute("**/api/intakes/**");
+
+  // The session ends without a sign-out (cookies gone), and someone else signs in.
+  const sent: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/intakes/")) sent.push(r.url());
+  });
+  await context.clearCookies();
+  await signUpWithApi(page.request, base);
+  await addSupplements(page, base, [{ name: "Vitamin C" }]);
+  await gotoHydrated(page, `${base}/dashboard`);
+  await expect(dose(page, "Vitamin C")).toBeVisible();
+  await expect(todayCard(page)).not.toContainText("Private Tonic");
+  const left = () =>
+    page.evaluate(async () => {
+      const cache = await caches.open("stacktrack-offline-v1");
+      const responses = await Promise.all((await cache.keys()).map((r) => cache.match(r)));
+      const texts = await Promise.all(responses.map((r) => r?.text() ?? ""));
+      return texts.some((t) => t.includes("Private Tonic"));
+    });
+  await expect.poll(left).toBe(false);
+  expect(sent).toEqual([]);
+  await expect.poll(() => waitingOnDevice(page)).toBe(0);
 });

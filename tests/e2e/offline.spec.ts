@@ -62,6 +62,18 @@ async function firstVisitKept(page: Page, url: string) {
   await expect.poll(kept, { timeout: 15_000 }).toBe(true);
 }
 
+/** The row's note while its tick waits: `Pending` shown, "Waiting to sync" for screen readers. */
+const PENDING = "PendingWaiting to sync";
+
+/** Ticks `name` while the intake API cannot be reached (the rest of the site can): it waits. */
+async function tickWhileUnreachable(page: Page, context: BrowserContext, name: string) {
+  const intakes = "**/api/intakes/**";
+  await context.route(intakes, (route) => route.abort("internetdisconnected"));
+  await dose(page, name).check();
+  await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText(PENDING);
+  await context.unroute(intakes);
+}
+
 /** How many ticks wait in the browser's queue (IndexedDB). */
 const waitingOnDevice = (page: Page) =>
   page.evaluate(
@@ -100,7 +112,7 @@ test("offline: the dashboard reloads, two ticks wait as Pending, and are saved o
   await dose(page, "Vitamin D3").check();
   await dose(page, "Magnesium").check();
   for (const name of ["Vitamin D3", "Magnesium"]) {
-    await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+    await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText(PENDING);
     await expect(dose(page, name)).toBeChecked();
   }
   await expect(doseRow(page, "Zinc").getByTestId("dose-sync")).toHaveCount(0);
@@ -109,7 +121,7 @@ test("offline: the dashboard reloads, two ticks wait as Pending, and are saved o
   // Still waiting after another offline reload: the queue is on the device.
   await page.reload();
   await waitForHydration(page);
-  await expect(doseRow(page, "Magnesium").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+  await expect(doseRow(page, "Magnesium").getByTestId("dose-sync")).toHaveText(PENDING);
   await expect(dose(page, "Magnesium")).toBeChecked();
 
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
@@ -170,7 +182,7 @@ test("a tick made offline before midnight and sent after it lands on the day it 
 
     await reloadOffline(page, context);
     await dose(page, "Omega 3").check();
-    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText(PENDING);
 
     // Past midnight, still offline: the new day is planned from the kept schedules.
     await page.clock.setSystemTime(new Date(`${today}T00:05:00.000Z`));
@@ -181,7 +193,7 @@ test("a tick made offline before midnight and sent after it lands on the day it 
     await expect(todayCard(page).getByTestId("dose-sync")).toHaveCount(0);
     await todayCard(page).getByRole("button", { name: "Previous day" }).click();
     await expect(dose(page, "Omega 3")).toBeChecked();
-    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText(PENDING);
 
     await context.setOffline(false);
     await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText("Saved");
@@ -203,9 +215,7 @@ test("sign-out deletes the worker's copies and the waiting ticks", async ({ page
   await addSupplements(page, base, [{ name: "Vitamin C" }]);
   await dashboardKeptOffline(page, `${base}/dashboard`);
   // The tick cannot reach the server: it waits on the device.
-  await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
-  await dose(page, "Vitamin C").check();
-  await expect(doseRow(page, "Vitamin C").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+  await tickWhileUnreachable(page, context, "Vitamin C");
   const stored = () =>
     page.evaluate(async () => ({
       caches: (await caches.keys()).length,
@@ -231,12 +241,9 @@ test("a waiting tick for a supplement deleted meanwhile is dropped with a notice
   await signUpWithApi(page.request, base);
   const [id] = await addSupplements(page, base, [{ name: "Iron" }, { name: "Zinc" }]);
   await controlledDashboard(page, `${base}/dashboard`);
-  await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
-  await dose(page, "Iron").check();
-  await expect(doseRow(page, "Iron").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+  await tickWhileUnreachable(page, context, "Iron");
   // Deleted elsewhere (another device) while the tick waited.
   await apiCall(page, base, "DELETE", `/api/supplements/${id}`);
-  await context.unroute("**/api/intakes/**");
   await page.evaluate(() => window.dispatchEvent(new Event("online")));
   await expectToast(page, "Error", "A tick for a supplement you deleted was dropped");
   await expect(page.getByTestId("dose-row").filter({ hasText: "Iron" })).toHaveCount(0);
@@ -264,12 +271,9 @@ test("a tick that waited until its day left the 7-day window is refused, and the
     await controlledDashboard(page, `${app.url}/dashboard`);
     for (let i = 0; i < 7; i++) await todayCard(page).getByRole("button", { name: "Previous day" }).click();
     await expect(todayCard(page).getByTestId("today-date")).toHaveText("7 days ago");
-    await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
-    await dose(page, "Omega 3").check();
-    await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
+    await tickWhileUnreachable(page, context, "Omega 3");
 
     writeFileSync(clockFile, String(Date.now() + 86_400_000));
-    await context.unroute("**/api/intakes/**");
     await page.evaluate(() => window.dispatchEvent(new Event("online")));
     const refusal = "Only today and the 7 days before it can be changed";
     await expectToast(page, "Error", refusal);
@@ -291,10 +295,7 @@ test("another user signing in on the browser (no sign-out) never gets the first 
   await signUpWithApi(page.request, base);
   await addSupplements(page, base, [{ name: "Private Tonic" }]);
   await firstVisitKept(page, `${base}/dashboard`);
-  await context.route("**/api/intakes/**", (route) => route.abort("internetdisconnected"));
-  await dose(page, "Private Tonic").check();
-  await expect(doseRow(page, "Private Tonic").getByTestId("dose-sync")).toHaveText("PendingWaiting to sync");
-  await context.unroute("**/api/intakes/**");
+  await tickWhileUnreachable(page, context, "Private Tonic");
 
   // The session ends without a sign-out (cookies gone), and someone else signs in.
   const sent: string[] = [];

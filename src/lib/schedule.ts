@@ -84,6 +84,23 @@ export function formatDose(doseAmount: number | null, quantityType: string): str
 export const isScheduled = (schedule: Schedule | null, time: string, weekday: number): boolean =>
   schedule?.days.includes(weekday) === true && (schedule.times as string[]).includes(time);
 
+/**
+ * A day's doses from its items' schedules (ISO `weekday`): each scheduled (item, time) in the
+ * day's order (by time, then the items' order), and the as-needed items (`schedule: null`).
+ * Today on the server (api/tracking/queries.ts) and the card without a network share it.
+ */
+export function dueOn<T extends { schedule?: Schedule | null }>(
+  items: readonly T[],
+  weekday: number,
+): { doses: { item: T; time: DoseTime }[]; asNeeded: T[] } {
+  return {
+    doses: DOSE_TIMES.flatMap((time) =>
+      items.filter((item) => isScheduled(item.schedule ?? null, time, weekday)).map((item) => ({ item, time })),
+    ),
+    asNeeded: items.filter((item) => item.schedule === null),
+  };
+}
+
 /** Wire shapes of the tracking API. */
 export interface TodayDose {
   supplementId: number;

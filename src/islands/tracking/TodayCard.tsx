@@ -18,10 +18,10 @@ import { flushQueue, type SendResult, sendChange } from "../../lib/offline-sync"
 import {
   AS_NEEDED,
   DOSE_TIMES,
+  dueOn,
   EDITABLE_DAYS,
   type IntakeStatus,
   type IntakeTime,
-  isScheduled,
   TIME_LABELS,
   type TodayJson,
 } from "../../lib/schedule";
@@ -96,7 +96,6 @@ function rowsOf(day: TodayJson): Row[] {
  * from the list's current schedules, nothing logged (waiting ticks are laid over it).
  */
 function plannedDay(date: string, list: Supplement[]): Row[] {
-  const weekday = isoWeekday(date);
   const row = (s: Supplement, time: IntakeTime): Row => ({
     key: `${s.id}/${time}`,
     date,
@@ -106,12 +105,8 @@ function plannedDay(date: string, list: Supplement[]): Row[] {
     time,
     status: null,
   });
-  return [
-    ...DOSE_TIMES.flatMap((time) =>
-      list.filter((s) => isScheduled(s.schedule ?? null, time, weekday)).map((s) => row(s, time)),
-    ),
-    ...list.filter((s) => s.schedule === null).map((s) => row(s, AS_NEEDED)),
-  ];
+  const due = dueOn(list, isoWeekday(date));
+  return [...due.doses.map((d) => row(d.item, d.time)), ...due.asNeeded.map((s) => row(s, AS_NEEDED))];
 }
 
 /** Under a row's name: its tick waits on this device, reached the server, or was refused. */

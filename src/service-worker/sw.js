@@ -51,6 +51,17 @@ async function shell(request) {
   }
 }
 
+/** Kept Today answers: the dated ones of the latest 8 dates (the editable window), and the undated one. */
+const TODAYS_KEPT = 8;
+
+async function pruneTodays(cache) {
+  const dated = (await cache.keys())
+    .map((r) => ({ request: r, url: new URL(r.url) }))
+    .filter(({ url }) => url.pathname === "/api/today" && url.searchParams.has("date"))
+    .sort((a, b) => String(b.url.searchParams.get("date")).localeCompare(String(a.url.searchParams.get("date"))));
+  await Promise.all(dated.slice(TODAYS_KEPT).map(({ request }) => cache.delete(request)));
+}
+
 /** GET /api/today: the network's answer, kept per URL (date); without a network the last one kept. */
 async function today(request) {
   try {
@@ -58,6 +69,7 @@ async function today(request) {
     if (cacheable(response)) {
       const cache = await caches.open(CACHE);
       await cache.put(request, response.clone());
+      await pruneTodays(cache);
     }
     return response;
   } catch {

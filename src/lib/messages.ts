@@ -150,6 +150,8 @@ export const COMMON_MESSAGES = {
 export const OFFLINE_MESSAGES = {
   pending: "Pending",
   pendingLong: "Waiting to sync",
+  /** Said by the card's live region once every waiting tick has reached the server. */
+  allSaved: "Ticks made offline are saved",
   saved: "Saved",
   deleted: "A tick for a supplement you deleted was dropped",
   notSaved: "Not saved",

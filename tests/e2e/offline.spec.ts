@@ -140,6 +140,7 @@ test("offline: the dashboard reloads, two ticks wait as Pending, and are saved o
   for (const name of ["Vitamin D3", "Magnesium"]) {
     await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText("Saved");
   }
+  await expect(todayCard(page).getByTestId("sync-status")).toHaveText("Ticks made offline are saved");
   await expectNoA11yViolations(page);
 
   // Exactly one intake each, with the time the tick was made (before the network came back).

@@ -162,6 +162,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   const [pending, setPending] = useState<Record<string, QueuedChange>>({});
   const [synced, setSynced] = useState<ReadonlySet<string>>(new Set());
   const [refused, setRefused] = useState<Record<string, string>>({});
+  const [allSaved, setAllSaved] = useState(false);
   // The day's rows with this device's waiting ticks laid over what the server (or cache) said.
   const rows =
     loadedRows?.map((r) => {
@@ -190,6 +191,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
       const { change } = result;
       const key = change.key;
       if (result.kind === "waiting") {
+        setAllSaved(false);
         waited.current.add(key);
         waitedChanged();
         return;
@@ -202,6 +204,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
       const wasWaiting = waited.current.delete(key);
       if (result.kind === "saved") {
         if (wasWaiting) setSynced((current) => new Set(current).add(key));
+        if (wasWaiting && waited.current.size === 0) setAllSaved(true);
         // What the server keeps: this change, or a later one made elsewhere.
         const { answer } = result;
         const status = answer && !answer.applied ? answer.status : change.status;
@@ -412,6 +415,10 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
 
   return (
     <section className="card p-4 sm:p-6" aria-labelledby="today-heading" data-testid="today-card">
+      {/* Screen readers hear once that the ticks made offline reached the server. */}
+      <p role="status" className="sr-only" data-testid="sync-status">
+        {allSaved ? OFFLINE_MESSAGES.allSaved : ""}
+      </p>
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 id="today-heading" className="text-lg font-semibold text-slate-900">

@@ -65,13 +65,14 @@ async function firstVisitKept(page: Page, url: string) {
 /** The row's note while its tick waits: `Pending` shown, "Waiting to sync" for screen readers. */
 const PENDING = "PendingWaiting to sync";
 
-/** Ticks `name` while the intake API cannot be reached (the rest of the site can): it waits. */
-async function tickWhileUnreachable(page: Page, context: BrowserContext, name: string) {
-  const intakes = "**/api/intakes/**";
-  await context.route(intakes, (route) => route.abort("internetdisconnected"));
+/**
+ * Ticks `name` with the browser offline (left offline): the tick waits. (A route that aborts
+ * the write is not enough: a request of a page the worker controls may pass by it.)
+ */
+async function tickOffline(page: Page, context: BrowserContext, name: string) {
+  await context.setOffline(true);
   await dose(page, name).check();
   await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText(PENDING);
-  await context.unroute(intakes);
 }
 
 /** How many ticks wait in the browser's queue (IndexedDB). */
@@ -215,8 +216,11 @@ test("sign-out deletes the worker's copies and the waiting ticks", async ({ page
   await signUpWithApi(page.request, base);
   await addSupplements(page, base, [{ name: "Vitamin C" }]);
   await dashboardKeptOffline(page, `${base}/dashboard`);
-  // The tick cannot reach the server: it waits on the device.
-  await tickWhileUnreachable(page, context, "Vitamin C");
+  // The tick cannot reach the server: it waits on the device (settings does not send it).
+  await tickOffline(page, context, "Vitamin C");
+  await page.goto("about:blank");
+  await context.setOffline(false);
+  await gotoHydrated(page, `${base}/settings`);
   const stored = () =>
     page.evaluate(async () => ({
       caches: (await caches.keys()).length,
@@ -224,6 +228,7 @@ test("sign-out deletes the worker's copies and the waiting ticks", async ({ page
       workers: (await navigator.serviceWorker.getRegistrations()).length,
     }));
   expect(await stored()).toEqual({ caches: 1, databases: 1, workers: 1 });
+  expect(await waitingOnDevice(page)).toBe(1);
 
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("menuitem", { name: "Logout" }).click();
@@ -242,10 +247,13 @@ test("a waiting tick for a supplement deleted meanwhile is dropped with a notice
   await signUpWithApi(page.request, base);
   const [id] = await addSupplements(page, base, [{ name: "Iron" }, { name: "Zinc" }]);
   await controlledDashboard(page, `${base}/dashboard`);
-  await tickWhileUnreachable(page, context, "Iron");
-  // Deleted elsewhere (another device) while the tick waited.
+  // The toast library loads on the first interaction: here while online (docs/offline.md, Left).
+  await page.keyboard.press("Tab");
+  await expect(page.locator("section[aria-live='polite'][aria-label^='Notifications']")).toHaveCount(1);
+  await tickOffline(page, context, "Iron");
+  // Deleted elsewhere (another device) while the tick waited; then the network is back.
   await apiCall(page, base, "DELETE", `/api/supplements/${id}`);
-  await page.evaluate(() => window.dispatchEvent(new Event("online")));
+  await context.setOffline(false);
   await expectToast(page, "Error", "A tick for a supplement you deleted was dropped");
   await expect(page.getByTestId("dose-row").filter({ hasText: "Iron" })).toHaveCount(0);
   expect(await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).toEqual([
@@ -272,10 +280,10 @@ test("a tick that waited until its day left the 7-day window is refused, and the
     await controlledDashboard(page, `${app.url}/dashboard`);
     for (let i = 0; i < 7; i++) await todayCard(page).getByRole("button", { name: "Previous day" }).click();
     await expect(todayCard(page).getByTestId("today-date")).toHaveText("7 days ago");
-    await tickWhileUnreachable(page, context, "Omega 3");
+    await tickOffline(page, context, "Omega 3");
 
     writeFileSync(clockFile, String(Date.now() + 86_400_000));
-    await page.evaluate(() => window.dispatchEvent(new Event("online")));
+    await context.setOffline(false);
     const refusal = "Only today and the 7 days before it can be changed";
     await expectToast(page, "Error", refusal);
     await expect(doseRow(page, "Omega 3").getByTestId("dose-sync")).toHaveText(`Not saved: ${refusal}`);
@@ -296,14 +304,16 @@ test("another user signing in on the browser (no sign-out) never gets the first 
   await signUpWithApi(page.request, base);
   await addSupplements(page, base, [{ name: "Private Tonic" }]);
   await firstVisitKept(page, `${base}/dashboard`);
-  await tickWhileUnreachable(page, context, "Private Tonic");
+  await tickOffline(page, context, "Private Tonic");
 
   // The session ends without a sign-out (cookies gone), and someone else signs in.
   const sent: string[] = [];
   page.on("request", (r) => {
     if (r.url().includes("/api/intakes/")) sent.push(r.url());
   });
+  await page.goto("about:blank");
   await context.clearCookies();
+  await context.setOffline(false);
   await signUpWithApi(page.request, base);
   await addSupplements(page, base, [{ name: "Vitamin C" }]);
   await gotoHydrated(page, `${base}/dashboard`);

@@ -20,7 +20,7 @@ import { expectNoA11yViolations } from "./support";
 
 const SCREENSHOTS = process.env.RESPONSIVE_SCREENSHOTS;
 
-test.use({ timezoneId: "UTC" });
+test.use({ timezoneId: "UTC", serviceWorkers: "allow" });
 
 const todayCard = (page: Page) => page.getByTestId("today-card");
 const dose = (page: Page, label: string) => todayCard(page).getByRole("checkbox", { name: label, exact: true });

@@ -321,6 +321,25 @@ export const intakes = pgTable(
 );
 
 /**
+ * When a dose was last cleared (un-ticked), per natural key: a tick made before that time and
+ * sent later (an offline queue's replay) is ignored instead of bringing the dose back
+ * (issue 40, docs/offline.md). Rows older than the editable window are pruned by the next clear.
+ */
+export const intakeClears = pgTable(
+  "intake_clears",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    date: date("date").notNull(),
+    supplementId: integer("supplement_id").notNull(),
+    time: text("time").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: "intake_clears_pk", columns: [t.userId, t.date, t.supplementId, t.time] })],
+);
+
+/**
  * Per user and day, the logged doses that were due (the schedule version in force on that day
  * had that time on that weekday): taken, skipped, and how many of them belong to a supplement
  * added that day. Kept by triggers on intakes and schedule_versions (migration 0011), so that

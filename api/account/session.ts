@@ -5,6 +5,9 @@ import { resolveReturnPath } from "../../src/lib/return-path";
 import type { AppEnv } from "../env";
 import { clearingCookie, sessionCookieNames } from "../session-cookie";
 
+/** What sign-out removes from the browser: caches, storage (IndexedDB, Cache Storage, service workers). */
+export const CLEAR_SITE_DATA = '"cache", "storage"';
+
 export const sessionRoutes = new Hono<AppEnv>()
   .get("/login", (c) => {
     const redirectTo = resolveReturnPath(c.req.query("redirectTo"), c.get("ctx").config.origin);
@@ -25,10 +28,14 @@ export const sessionRoutes = new Hono<AppEnv>()
     return endSession(c, 302);
   });
 
-/** Ends the request's session (if any), clears the session cookies and sends the browser to "/". */
+/**
+ * Ends the request's session (if any), clears the session cookies and sends the browser to "/".
+ * Clear-Site-Data empties this browser's offline copies (the service worker's caches, the
+ * waiting ticks, the worker itself: docs/offline.md), with or without JavaScript.
+ */
 async function endSession(c: Context<AppEnv>, status: 302 | 303): Promise<Response> {
   const { auth } = c.get("ctx");
-  const headers = new Headers({ Location: "/", "Cache-Control": "no-store" });
+  const headers = new Headers({ Location: "/", "Cache-Control": "no-store", "Clear-Site-Data": CLEAR_SITE_DATA });
   try {
     const result = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
     for (const cookie of result.headers.getSetCookie()) headers.append("Set-Cookie", cookie);

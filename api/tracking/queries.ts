@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import { intakeDays, intakes, scheduleVersions, supplements } from "../../db/schema";
 import { addDays, isoWeekday } from "../../src/lib/dates";
 import {
-  DOSE_TIMES,
+  dueOn,
   type HistoryDay,
   type IntakeStatus,
   type TodayAsNeeded,
@@ -49,36 +49,30 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
         (a.sortOrder ?? Number.MAX_SAFE_INTEGER) - (b.sortOrder ?? Number.MAX_SAFE_INTEGER) ||
         a.supplementId - b.supplementId,
     );
-  const weekday = isoWeekday(date);
-  const doses: TodayDose[] = [];
-  const asNeeded: TodayAsNeeded[] = [];
-  for (const time of DOSE_TIMES) {
-    for (const v of live) {
-      if (!v.schedule?.days.includes(weekday) || !v.schedule.times.includes(time)) continue;
-      const entry = log.get(`${v.supplementId}/${time}`);
-      doses.push({
-        supplementId: v.supplementId,
-        name: v.name,
-        quantityType: v.quantityType,
-        doseAmount: v.doseAmount,
-        time,
-        status: (entry?.status as IntakeStatus | undefined) ?? null,
-        at: entry?.at.toISOString() ?? null,
-      });
-    }
-  }
-  for (const v of live) {
-    if (v.schedule !== null) continue;
+  const due = dueOn(live, isoWeekday(date));
+  const doses: TodayDose[] = due.doses.map(({ item: v, time }) => {
+    const entry = log.get(`${v.supplementId}/${time}`);
+    return {
+      supplementId: v.supplementId,
+      name: v.name,
+      quantityType: v.quantityType,
+      doseAmount: v.doseAmount,
+      time,
+      status: (entry?.status as IntakeStatus | undefined) ?? null,
+      at: entry?.at.toISOString() ?? null,
+    };
+  });
+  const asNeeded: TodayAsNeeded[] = due.asNeeded.map((v) => {
     const entry = log.get(`${v.supplementId}/as-needed`);
-    asNeeded.push({
+    return {
       supplementId: v.supplementId,
       name: v.name,
       quantityType: v.quantityType,
       doseAmount: v.doseAmount,
       status: entry ? "taken" : null,
       at: entry?.at.toISOString() ?? null,
-    });
-  }
+    };
+  });
   return {
     date,
     timeZone,

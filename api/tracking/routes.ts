@@ -8,7 +8,7 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
-import { intakes, scheduleVersions, type User } from "../../db/schema";
+import { scheduleVersions, type User } from "../../db/schema";
 import { addDays, daysBetween, isCalendarDate, isoWeekday } from "../../src/lib/dates";
 import {
   AS_NEEDED,
@@ -24,15 +24,17 @@ import {
   type IntakeStatus,
   type IntakeTime,
   isScheduled,
+  TICK_SKEW_MS,
   TRACKING_MESSAGES,
 } from "../../src/lib/schedule";
 import { adherence, currentStreak, longestStreak } from "../../src/lib/streaks";
 import { serveCached, toCachedBody } from "../cache";
-import { now } from "../clock";
+import { now, nowMs } from "../clock";
 import { type AppEnv, requireUser, securityOf } from "../env";
 import { badRequest, notFound, readJson } from "../http";
 import { emptyDay, HISTORY_FLOOR, readDay, readHistory } from "./queries";
 import { userToday } from "./versions";
+import { clearIntakes, type DoseOutcome, setIntakes } from "./writes";
 
 const MAX_ID = 2_147_483_647;
 const zoneOf = (user: Pick<User, "timeZone">) => user.timeZone ?? "UTC";
@@ -61,8 +63,26 @@ function parseTime(raw: string): IntakeTime {
   throw badRequest(TRACKING_MESSAGES.time, { time: [TRACKING_MESSAGES.time] });
 }
 
+/** A change's own time (an offline tick's, docs/offline.md): ISO with an offset; absent: now. */
+const tickedAtSchema = z.iso.datetime({ offset: true, message: TRACKING_MESSAGES.tickedAt }).optional();
+
+/**
+ * The time a change was made: `tickedAt`, no later than now (up to TICK_SKEW_MS ahead is a
+ * drifting device clock, taken as now) and no earlier than the window's first day can have begun.
+ */
+function changeTime(tickedAt: string | undefined): Date {
+  if (tickedAt === undefined) return now();
+  const at = tickedAtSchema.safeParse(tickedAt).success ? Date.parse(tickedAt) : Number.NaN;
+  const current = nowMs();
+  if (!(at <= current + TICK_SKEW_MS && at >= current - (EDITABLE_DAYS + 1) * 86_400_000)) {
+    throw badRequest(TRACKING_MESSAGES.tickedAt, { tickedAt: [TRACKING_MESSAGES.tickedAt] });
+  }
+  return new Date(Math.min(at, current));
+}
+
 const intakeBodySchema = z.object({
   status: z.enum(INTAKE_STATUSES, { message: TRACKING_MESSAGES.status }),
+  tickedAt: tickedAtSchema,
 });
 
 interface Target {
@@ -127,24 +147,6 @@ async function versionFor(db: import("../../db/client").Db, target: Target, stat
   return judge(version, target.date, target.time, status);
 }
 
-/**
- * Statement two: one row per (user, date, supplement, time), however many identical requests
- * race; a repeat of the same status keeps the first `at`.
- */
-function upsertIntakes(db: import("../../db/client").Db, rows: (typeof intakes.$inferInsert)[]) {
-  return db
-    .insert(intakes)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [intakes.userId, intakes.date, intakes.supplementId, intakes.time],
-      set: {
-        status: sql`excluded.status`,
-        name: sql`excluded.name`,
-        at: sql`case when ${intakes.status} = excluded.status then ${intakes.at} else excluded.at end`,
-      },
-    });
-}
-
 const doseKey = (d: { supplementId: number; time: string }) => `${d.supplementId}/${d.time}`;
 
 /** PUT /api/intakes/{date}: one status (null clears) for up to BATCH_MAX different doses. */
@@ -161,7 +163,20 @@ const batchBodySchema = z.object({
     .min(1, TRACKING_MESSAGES.doses)
     .max(BATCH_MAX, TRACKING_MESSAGES.doses)
     .refine((doses) => new Set(doses.map(doseKey)).size === doses.length, TRACKING_MESSAGES.doses),
+  tickedAt: tickedAtSchema,
 });
+
+const intakeJson = (date: string, d: DoseOutcome): IntakeJson => ({
+  date,
+  supplementId: d.supplementId,
+  time: d.time,
+  status: d.status,
+  at: d.at.toISOString(),
+  applied: d.applied,
+});
+
+/** The first day of the editable window: intake clears before it are pruned. */
+const windowStart = (today: string) => addDays(today, -EDITABLE_DAYS);
 
 export const trackingRoutes = new Hono<AppEnv>()
   .get("/today", async (c) => {
@@ -181,29 +196,16 @@ export const trackingRoutes = new Hono<AppEnv>()
   .put("/intakes/:date/:supplementId/:time", async (c) => {
     const user = await requireUser(c);
     const target = readTarget(c, user);
-    const { status } = await readJson(c, intakeBodySchema);
+    const { status, tickedAt } = await readJson(c, intakeBodySchema);
+    const at = changeTime(tickedAt);
     const ctx = c.get("ctx");
     const version = await versionFor(ctx.database.db, target, status);
-    const [row] = await upsertIntakes(ctx.database.db, [
-      {
-        userId: user.id,
-        date: target.date,
-        supplementId: target.supplementId,
-        time: target.time,
-        status,
-        name: version.name,
-        at: now(),
-      },
-    ]).returning();
-    if (!row) throw new Error("upsert returned no row");
-    ctx.caches.dropTodays(user.id);
-    const answer: IntakeJson = {
-      date: row.date,
-      supplementId: row.supplementId,
-      time: row.time as IntakeTime,
-      status: row.status as IntakeStatus,
-      at: row.at.toISOString(),
-    };
+    const [outcome] = await setIntakes(ctx.database.db, user.id, target.date, status, at, [
+      { supplementId: target.supplementId, time: target.time, name: version.name },
+    ]);
+    if (!outcome) throw new Error("a write answered no dose");
+    if (outcome.applied) ctx.caches.dropTodays(user.id);
+    const answer = intakeJson(target.date, outcome);
     return c.json(answer);
   })
   // Take all (issue 38) and its undo: every dose named, judged like a single tick, then one
@@ -211,42 +213,22 @@ export const trackingRoutes = new Hono<AppEnv>()
   .put("/intakes/:date", async (c) => {
     const user = await requireUser(c);
     const date = editableDate(c.req.param("date"), userToday(user));
-    const { status, doses } = await readJson(c, batchBodySchema);
+    const { status, doses, tickedAt } = await readJson(c, batchBodySchema);
+    const at = changeTime(tickedAt);
     const { database, caches } = c.get("ctx");
     const ids = [...new Set(doses.map((d) => d.supplementId))];
     const versions = new Map((await versionsOn(database.db, user.id, date, ids)).map((v) => [v.supplementId, v]));
     const named = doses.map((d) => ({ ...d, name: judge(versions.get(d.supplementId), date, d.time, status).name }));
-    if (status === null) {
-      await database.db.delete(intakes).where(
-        and(
-          eq(intakes.userId, user.id),
-          eq(intakes.date, date),
-          inArray(
-            sql`(${intakes.supplementId}, ${intakes.time})`,
-            named.map((d) => sql`(${d.supplementId}, ${d.time})`),
-          ),
-        ),
-      );
-    } else {
-      const at = now();
-      await upsertIntakes(
-        database.db,
-        named.map((d) => ({
-          userId: user.id,
-          date,
-          supplementId: d.supplementId,
-          time: d.time,
-          status,
-          name: d.name,
-          at,
-        })),
-      );
-    }
+    const outcomes =
+      status === null
+        ? await clearIntakes(database.db, user.id, date, at, windowStart(userToday(user)), named)
+        : await setIntakes(database.db, user.id, date, status, at, named);
     caches.dropTodays(user.id);
     const answer: IntakeBatchJson = {
       date,
       status,
       doses: doses.map(({ supplementId, time }) => ({ supplementId, time })),
+      ignored: outcomes.filter((o) => !o.applied).map(({ supplementId, time }) => ({ supplementId, time })),
     };
     return c.json(answer);
   })
@@ -254,17 +236,13 @@ export const trackingRoutes = new Hono<AppEnv>()
     const user = await requireUser(c);
     const target = readTarget(c, user);
     const ctx = c.get("ctx");
-    await versionFor(ctx.database.db, target, null);
-    await ctx.database.db
-      .delete(intakes)
-      .where(
-        and(
-          eq(intakes.userId, user.id),
-          eq(intakes.date, target.date),
-          eq(intakes.supplementId, target.supplementId),
-          eq(intakes.time, target.time),
-        ),
-      );
+    const at = changeTime(c.req.query("tickedAt"));
+    const version = await versionFor(ctx.database.db, target, null);
+    const [outcome] = await clearIntakes(ctx.database.db, user.id, target.date, at, windowStart(target.today), [
+      { supplementId: target.supplementId, time: target.time, name: version.name },
+    ]);
+    if (!outcome) throw new Error("a clear answered no dose");
+    if (!outcome.applied) return c.json(intakeJson(target.date, outcome));
     ctx.caches.dropTodays(user.id);
     return c.body(null, 204);
   })

@@ -145,3 +145,14 @@ export const COMMON_MESSAGES = {
   tooManyRequests: "Too many requests. Please wait a moment and try again.",
   networkError: "Network error. Please check your connection and try again.",
 } as const;
+
+/** Today without a network (issue 40, docs/offline.md): a tick waiting on this device. */
+export const OFFLINE_MESSAGES = {
+  pending: "Pending",
+  pendingLong: "Waiting to sync",
+  /** Said by the card's live region once every waiting tick has reached the server. */
+  allSaved: "Ticks made offline are saved",
+  saved: "Saved",
+  deleted: "A tick for a supplement you deleted was dropped",
+  notSaved: "Not saved",
+} as const;

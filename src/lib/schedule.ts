@@ -52,10 +52,14 @@ export const TRACKING_MESSAGES = {
   notFound: "Supplement not found",
   doses: "Doses must list 1 to 200 different supplements and times",
   batchStatus: 'Status must be "taken", "skipped" or null',
+  tickedAt: "tickedAt must be an ISO date-time within the last 8 days and not in the future",
 } as const;
 
 /** The most doses one PUT /api/intakes/{date} may set (a group of the longest list). */
 export const BATCH_MAX = 200;
+
+/** How far a tick's own time (tickedAt) may run ahead of the server's clock: device clocks drift. */
+export const TICK_SKEW_MS = 5 * 60_000;
 
 /** How many days before today may be viewed and corrected. */
 export const EDITABLE_DAYS = 7;
@@ -79,6 +83,23 @@ export function formatDose(doseAmount: number | null, quantityType: string): str
 /** Whether the schedule has a dose at `time` on ISO weekday `weekday`. */
 export const isScheduled = (schedule: Schedule | null, time: string, weekday: number): boolean =>
   schedule?.days.includes(weekday) === true && (schedule.times as string[]).includes(time);
+
+/**
+ * A day's doses from its items' schedules (ISO `weekday`): each scheduled (item, time) in the
+ * day's order (by time, then the items' order), and the as-needed items (`schedule: null`).
+ * Today on the server (api/tracking/queries.ts) and the card without a network share it.
+ */
+export function dueOn<T extends { schedule?: Schedule | null }>(
+  items: readonly T[],
+  weekday: number,
+): { doses: { item: T; time: DoseTime }[]; asNeeded: T[] } {
+  return {
+    doses: DOSE_TIMES.flatMap((time) =>
+      items.filter((item) => isScheduled(item.schedule ?? null, time, weekday)).map((item) => ({ item, time })),
+    ),
+    asNeeded: items.filter((item) => item.schedule === null),
+  };
+}
 
 /** Wire shapes of the tracking API. */
 export interface TodayDose {
@@ -105,18 +126,24 @@ export interface TodayJson {
   asNeeded: TodayAsNeeded[];
   summary: { due: number; taken: number; skipped: number };
 }
+/**
+ * A dose's state after a write: the write's own when `applied`, otherwise (a change made
+ * before the stored one: docs/offline.md) the stored state, `null` when cleared.
+ */
 export interface IntakeJson {
   date: string;
   supplementId: number;
   time: IntakeTime;
-  status: IntakeStatus;
+  status: IntakeStatus | null;
   at: string;
+  applied: boolean;
 }
-/** PUT /api/intakes/{date}: the doses set, in the order asked. */
+/** PUT /api/intakes/{date}: the doses asked, in order; `ignored`: those a later change kept. */
 export interface IntakeBatchJson {
   date: string;
   status: IntakeStatus | null;
   doses: { supplementId: number; time: IntakeTime }[];
+  ignored: { supplementId: number; time: IntakeTime }[];
 }
 export interface HistoryDay {
   date: string;

@@ -194,6 +194,8 @@ describe("/api/logout", () => {
     const res = await noCache.fetch("/api/logout", { headers: { cookie: user.cookie } });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/");
+    // The browser's offline copies (the worker's caches, waiting ticks) go too (issue 40).
+    expect(res.headers.get("clear-site-data")).toBe('"cache", "storage"');
     const cleared = res.headers.getSetCookie().filter((c) => c.includes("session_token="));
     expect(cleared.length).toBeGreaterThan(0);
     for (const c of cleared) expect(c).toMatch(/session_token=;.*Max-Age=0/i);

@@ -101,7 +101,8 @@ describe("a tick and an undo", () => {
     );
     expect(statements).toHaveLength(2);
     expect(statements[0]).toContain('from "schedule_versions"');
-    expect(statements[1]).toMatch(/^insert into "intakes"/);
+    // One statement that writes the dose unless it changed later (docs/offline.md).
+    expect(statements[1]).toMatch(/insert into "?intakes"? /);
   });
 });
 

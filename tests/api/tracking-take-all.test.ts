@@ -67,7 +67,12 @@ describe("Take all and its undo", () => {
       const res = await batch(user, "2026-11-23", { status: "taken", doses: open });
       expect([round, res.status]).toEqual([round, 200]);
       expect([round, queries.length <= 2 ? "at most 2" : queries]).toEqual([round, "at most 2"]);
-      expect((await res.json()) as IntakeBatchJson).toEqual({ date: "2026-11-23", status: "taken", doses: open });
+      expect((await res.json()) as IntakeBatchJson).toEqual({
+        date: "2026-11-23",
+        status: "taken",
+        doses: open,
+        ignored: [],
+      });
       expect(await states(user, "2026-11-23")).toEqual([
         "A/morning:taken",
         "B/morning:skipped",

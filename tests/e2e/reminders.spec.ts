@@ -22,6 +22,8 @@ import { expectNoA11yViolations } from "./support";
 const PUSH_PORT = Number(process.env.E2E_PUSH_PORT ?? Number(process.env.E2E_PORT ?? 4329) + 11);
 const PUSH_URL = `https://127.0.0.1:${PUSH_PORT}`;
 const SCREENSHOTS = process.env.RESPONSIVE_SCREENSHOTS;
+// The worker is what these tests are about (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: "allow" });
 
 let pushService: APIRequestContext;
 test.beforeAll(async () => {

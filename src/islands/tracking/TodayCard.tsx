@@ -1,19 +1,24 @@
 /**
- * The dashboard's Today card (issues 19, 38): the doses of the day it shows, ticked, skipped
- * and undone optimistically; `Take all` per time of day (one request, undone in one step);
- * `All done for today`. A write names the day of its row (never 'now'); a page left open past
- * midnight moves to the new day when next focused or made visible. Arrows go back 7 days; a
- * past day is titled with its date. See docs/daily-use.md.
+ * The dashboard's Today card (issues 19, 38, 40): the doses of the day it shows, ticked,
+ * skipped and undone optimistically; `Take all` per time of day; `All done for today`. A write
+ * names the day of its row (never 'now') and the time it was made; without a network it waits
+ * on this device, shown `Pending`, and is sent on load, `online` and when the page is shown
+ * again; a day not cached is planned from the list's schedules. Arrows go back 7 days. See
+ * docs/daily-use.md and docs/offline.md.
  */
 import { useStore } from "@nanostores/react";
-import { useCallback, useEffect, useRef, useState } from "react";
-import { api, errorMessage } from "../../lib/api";
-import { addDays, dateIn, daysBetween } from "../../lib/dates";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { ApiError, api, errorMessage } from "../../lib/api";
+import { addDays, dateIn, daysBetween, isoWeekday } from "../../lib/dates";
 import { dosePhrase } from "../../lib/dose";
 import { AFFILIATE_REL } from "../../lib/insights";
+import { OFFLINE_MESSAGES } from "../../lib/messages";
+import { changeKey, claimOfflineData, type QueuedChange, queueChange, queuedChanges } from "../../lib/offline-queue";
+import { flushQueue, type SendResult, sendChange } from "../../lib/offline-sync";
 import {
   AS_NEEDED,
   DOSE_TIMES,
+  dueOn,
   EDITABLE_DAYS,
   type IntakeStatus,
   type IntakeTime,
@@ -22,7 +27,7 @@ import {
 } from "../../lib/schedule";
 import { PLUS_ONE_PACK, stockLine } from "../../lib/stock";
 import { notify } from "../../lib/toast";
-import type { CurrentUser } from "../../lib/types";
+import type { CurrentUser, Supplement } from "../../lib/types";
 import { $supplements, addPack, refreshStock } from "../../stores/supplements";
 import { trackingChanged } from "../../stores/tracking";
 import { $user, seedUser } from "../../stores/user";
@@ -86,6 +91,50 @@ function rowsOf(day: TodayJson): Row[] {
   ];
 }
 
+/**
+ * A day no answer was cached for, with no network (after midnight, say): its doses planned
+ * from the list's current schedules, nothing logged (waiting ticks are laid over it).
+ */
+function plannedDay(date: string, list: Supplement[]): Row[] {
+  const row = (s: Supplement, time: IntakeTime): Row => ({
+    key: `${s.id}/${time}`,
+    date,
+    supplementId: s.id,
+    name: s.name,
+    amount: s.doseAmount == null ? "" : dosePhrase(s.doseAmount, s.quantityType),
+    time,
+    status: null,
+  });
+  const due = dueOn(list, isoWeekday(date));
+  return [...due.doses.map((d) => row(d.item, d.time)), ...due.asNeeded.map((s) => row(s, AS_NEEDED))];
+}
+
+/** Under a row's name: its tick waits on this device, reached the server, or was refused. */
+function SyncNote({ id, sync, refusal }: { id: string; sync: "pending" | "saved" | "refused"; refusal?: string }) {
+  if (sync === "pending") {
+    return (
+      <span id={id} className="badge mt-1 bg-amber-100 text-amber-900" data-testid="dose-sync">
+        <span aria-hidden="true">{OFFLINE_MESSAGES.pending}</span>
+        <span className="sr-only">{OFFLINE_MESSAGES.pendingLong}</span>
+      </span>
+    );
+  }
+  if (sync === "saved") {
+    return (
+      <span id={id} className="mt-0.5 block text-xs text-brand-800" data-testid="dose-sync">
+        {OFFLINE_MESSAGES.saved}
+      </span>
+    );
+  }
+  return (
+    <span id={id} className="mt-0.5 block text-xs text-red-800" data-testid="dose-sync">
+      {OFFLINE_MESSAGES.notSaved}: {refusal}
+    </span>
+  );
+}
+
+const isOffline = (error: unknown) => error instanceof ApiError && error.status === 0;
+
 export default function TodayCard({ user: initialUser }: { user: CurrentUser }) {
   seedUser(initialUser);
   const user = useStore($user) ?? initialUser;
@@ -96,7 +145,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   const [shown, setShown] = useState(today);
   // The rows of one day; shown only while that day is the one shown (a loading card between).
   const [loaded, setLoaded] = useState<{ date: string; rows: Row[] } | null>(null);
-  const rows = loaded?.date === shown ? loaded.rows : null;
+  const loadedRows = loaded?.date === shown ? loaded.rows : null;
   const [takenGroup, setTakenGroup] = useState<TakenGroup | null>(null);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -106,16 +155,109 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   todayRef.current = today;
   const shownRef = useRef(shown);
   shownRef.current = shown;
+  const listRef = useRef(list);
+  listRef.current = list;
+  // Ticks waiting on this device (by changeKey), those that waited and are now saved, and
+  // the rows whose waiting tick the server refused.
+  const [pending, setPending] = useState<Record<string, QueuedChange>>({});
+  const [synced, setSynced] = useState<ReadonlySet<string>>(new Set());
+  const [refused, setRefused] = useState<Record<string, string>>({});
+  const [allSaved, setAllSaved] = useState(false);
+  // The day's rows with this device's waiting ticks laid over what the server (or cache) said.
+  const rows =
+    loadedRows?.map((r) => {
+      const waiting = pending[changeKey(r)];
+      return waiting ? { ...r, status: waiting.status } : r;
+    }) ?? null;
+  const waited = useRef(new Set<string>());
+  const [, waitedChanged] = useReducer((n: number) => n + 1, 0);
 
-  const load = useCallback(async (date: string) => {
+  /** The day's rows from the server (or the worker's copy); `quiet`: a failed read says nothing. */
+  const load = useCallback(async (date: string, quiet = false) => {
     const seq = ++loadSeq.current;
     try {
       const day = await api.get<TodayJson>(`/api/today?date=${date}`);
       if (seq === loadSeq.current) setLoaded({ date: day.date, rows: rowsOf(day) });
     } catch (error) {
-      if (seq === loadSeq.current) notify.error(errorMessage(error, "Failed to load today's doses"));
+      if (seq !== loadSeq.current) return;
+      if (isOffline(error)) setLoaded({ date, rows: plannedDay(date, listRef.current) });
+      else if (!quiet) notify.error(errorMessage(error, "Failed to load today's doses"));
     }
   }, []);
+
+  /** What a send came to: the row saved, kept waiting, or refused (and put back as it was). */
+  const settle = useCallback(
+    (result: SendResult) => {
+      const { change } = result;
+      const key = change.key;
+      if (result.kind === "waiting") {
+        setAllSaved(false);
+        waited.current.add(key);
+        waitedChanged();
+        return;
+      }
+      setPending((current) => {
+        if (current[key]?.tickedAt !== change.tickedAt) return current;
+        const { [key]: _sent, ...rest } = current;
+        return rest;
+      });
+      const wasWaiting = waited.current.delete(key);
+      if (result.kind === "saved") {
+        if (wasWaiting) setSynced((current) => new Set(current).add(key));
+        if (wasWaiting && waited.current.size === 0) setAllSaved(true);
+        // What the server keeps: this change, or a later one made elsewhere.
+        const { answer } = result;
+        const status = answer && !answer.applied ? answer.status : change.status;
+        setLoaded((day) =>
+          day && day.date === change.date
+            ? { ...day, rows: day.rows.map((r) => (changeKey(r) === key ? { ...r, status } : r)) }
+            : day,
+        );
+        trackingChanged();
+        void refreshStock();
+        return;
+      }
+      if (result.status === 404) notify.error(OFFLINE_MESSAGES.deleted);
+      else notify.error(errorMessage(result.error, "Failed to save your change"));
+      if (wasWaiting && result.status !== 404) {
+        setRefused((current) => ({ ...current, [key]: errorMessage(result.error, "Failed to save your change") }));
+      }
+      // The server's state again (a day that left the window cannot be read: the note stays).
+      if (change.date === shownRef.current) void load(change.date, true);
+    },
+    [load],
+  );
+
+  /** Sends what waits on this device (on load, when back online, when the page is shown). */
+  const flush = useCallback(() => {
+    void flushQueue(user.id, settle).catch(() => undefined);
+  }, [user.id, settle]);
+
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        await claimOfflineData(user.id);
+        const waiting = await queuedChanges(user.id);
+        if (!live) return;
+        for (const change of waiting) waited.current.add(change.key);
+        setPending(Object.fromEntries(waiting.map((c) => [c.key, c])));
+      } catch {
+        return; // no IndexedDB here: ticks are sent at once, as before
+      }
+      flush();
+    })();
+    const onVisible = () => {
+      if (document.visibilityState === "visible") flush();
+    };
+    window.addEventListener("online", flush);
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      live = false;
+      window.removeEventListener("online", flush);
+      document.removeEventListener("visibilitychange", onVisible);
+    };
+  }, [user.id, flush]);
 
   // The first visit from a browser sets the user's zone from it (null until then).
   useEffect(() => {
@@ -148,7 +290,14 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
       try {
         day = await api.get<TodayJson>("/api/today");
       } catch {
-        return; // the next focus asks again
+        // No network: this device's clock says whether a new day began; the next focus asks again.
+        const local = todayNow();
+        if (local !== todayRef.current) {
+          todayRef.current = local;
+          setToday(local);
+          setShown(local);
+        }
+        return;
       }
       const current = $user.get();
       if (current?.timeZone && current.timeZone !== day.timeZone) $user.set({ ...current, timeZone: day.timeZone });
@@ -167,7 +316,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
       window.removeEventListener("focus", onFocus);
       document.removeEventListener("visibilitychange", onFocus);
     };
-  }, []);
+  }, [todayNow]);
 
   // The list's changes (add, edit, delete, reorder) reload the day; its stock (issue 40) does not.
   const listKey = list.map((s) => `${s.id}:${s.sortOrder}:${s.updatedAt}`).join(",");
@@ -179,21 +328,31 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   async function write(row: Row, status: IntakeStatus | null) {
     if (!rows) return;
     writes.current += 1;
-    const before = rows;
     // The row's own day, never 'now' nor what the card may show by the time this is sent.
     const { date } = row;
     setLoaded({ date, rows: rows.map((r) => (r.key === row.key ? { ...r, status } : r)) });
     setTakenGroup(null);
-    const path = `/api/intakes/${date}/${row.supplementId}/${row.time}`;
-    try {
-      if (status === null) await api.delete(path);
-      else await api.put(path, { status });
-      trackingChanged();
-      void refreshStock();
-    } catch (error) {
-      if (date === shownRef.current) setLoaded({ date, rows: before });
-      notify.error(errorMessage(error, "Failed to save your change"));
-    }
+    const change: QueuedChange = {
+      key: changeKey({ date, supplementId: row.supplementId, time: row.time }),
+      userId: user.id,
+      date,
+      supplementId: row.supplementId,
+      time: row.time,
+      status,
+      tickedAt: new Date().toISOString(),
+    };
+    setRefused(({ [change.key]: _old, ...rest }) => rest);
+    setSynced((current) => {
+      const next = new Set(current);
+      next.delete(change.key);
+      return next;
+    });
+    setPending((current) => ({ ...current, [change.key]: change }));
+    // Kept on this device first, so that a failed send waits instead of being lost.
+    await queueChange(change).catch(() => undefined);
+    const result = await sendChange(change);
+    settle(result);
+    if (result.kind === "saved") flush();
   }
 
   /** Take all (status 'taken') or its undo (null): one request for `keys`, optimistic. */
@@ -207,11 +366,27 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     // Take all and Undo take each other's place: keep the keyboard there.
     requestAnimationFrame(() => document.getElementById(`take-all-${time}`)?.focus());
     const doses = rows.filter((r) => chosen.has(r.key)).map((r) => ({ supplementId: r.supplementId, time: r.time }));
+    const tickedAt = new Date().toISOString();
     try {
-      await api.put(`/api/intakes/${date}`, { status, doses });
+      await api.put(`/api/intakes/${date}`, { status, doses, tickedAt });
       trackingChanged();
       void refreshStock();
     } catch (error) {
+      if (isOffline(error)) {
+        // No network: each dose waits on this device like a single tick.
+        const changes = doses.map((d) => ({
+          key: changeKey({ date, ...d }),
+          userId: user.id,
+          date,
+          ...d,
+          status,
+          tickedAt,
+        }));
+        for (const change of changes) waited.current.add(change.key);
+        setPending((current) => ({ ...current, ...Object.fromEntries(changes.map((c) => [c.key, c])) }));
+        await Promise.all(changes.map((c) => queueChange(c))).catch(() => undefined);
+        return;
+      }
       if (date === shownRef.current) setLoaded({ date, rows: before });
       setTakenGroup(null);
       notify.error(errorMessage(error, "Failed to save your change"));
@@ -240,6 +415,10 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
 
   return (
     <section className="card p-4 sm:p-6" aria-labelledby="today-heading" data-testid="today-card">
+      {/* Screen readers hear once that the ticks made offline reached the server. */}
+      <p role="status" className="sr-only" data-testid="sync-status">
+        {allSaved ? OFFLINE_MESSAGES.allSaved : ""}
+      </p>
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 id="today-heading" className="text-lg font-semibold text-slate-900">
@@ -391,6 +570,15 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
                     {group.rows.map((row) => {
                       const label = row.amount ? `${row.name}, ${row.amount}` : row.name;
                       const inputId = `dose-${shown}-${row.key.replace("/", "-")}`;
+                      const key = changeKey(row);
+                      const sync =
+                        pending[key] && waited.current.has(key)
+                          ? "pending"
+                          : synced.has(key)
+                            ? "saved"
+                            : refused[key]
+                              ? "refused"
+                              : null;
                       return (
                         <li
                           key={row.key}
@@ -402,14 +590,18 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
                             type="checkbox"
                             className="size-5 shrink-0 accent-brand-700"
                             checked={row.status === "taken"}
+                            aria-describedby={sync ? `${inputId}-sync` : undefined}
                             onChange={(e) => void write(row, e.target.checked ? "taken" : null)}
                           />
-                          <label
-                            htmlFor={inputId}
-                            className={`user-text min-w-0 flex-1 text-sm ${row.status === "skipped" ? "text-slate-600 line-through" : "text-slate-900"}`}
-                          >
-                            {label}
-                          </label>
+                          <div className="min-w-0 flex-1">
+                            <label
+                              htmlFor={inputId}
+                              className={`user-text block text-sm ${row.status === "skipped" ? "text-slate-600 line-through" : "text-slate-900"}`}
+                            >
+                              {label}
+                            </label>
+                            {sync && <SyncNote id={`${inputId}-sync`} sync={sync} refusal={refused[key]} />}
+                          </div>
                           {row.status === "skipped" && <span className="shrink-0 text-xs text-slate-700">Skipped</span>}
                           {row.status === null && row.time !== AS_NEEDED && (
                             <button

@@ -347,9 +347,10 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
       next.delete(change.key);
       return next;
     });
-    setPending((current) => ({ ...current, [change.key]: change }));
-    // Kept on this device first, so that a failed send waits instead of being lost.
+    // Kept on this device first, so that a failed send waits instead of being lost; the row
+    // says Pending once it is kept (a tab closed right after the tick still has it).
     await queueChange(change).catch(() => undefined);
+    setPending((current) => ({ ...current, [change.key]: change }));
     const result = await sendChange(change);
     settle(result);
     if (result.kind === "saved") flush();
@@ -383,8 +384,8 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
           tickedAt,
         }));
         for (const change of changes) waited.current.add(change.key);
-        setPending((current) => ({ ...current, ...Object.fromEntries(changes.map((c) => [c.key, c])) }));
         await Promise.all(changes.map((c) => queueChange(c))).catch(() => undefined);
+        setPending((current) => ({ ...current, ...Object.fromEntries(changes.map((c) => [c.key, c])) }));
         return;
       }
       if (date === shownRef.current) setLoaded({ date, rows: before });

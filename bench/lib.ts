@@ -3,11 +3,8 @@
  * CPU and memory from /proc, and SQL statements per request from pg_stat_statements.
  */
 import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type postgres from "postgres";
-import { cleanupAll, onCleanup } from "../tests/support/process";
-
-export const ROOT = join(import.meta.dir, "..");
+import { cleanupAll, onCleanup, ROOT } from "../tests/support/process";
 
 export const median = (xs: number[]) => {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
@@ -23,15 +20,10 @@ export function installSignalHandlers(): void {
   }
 }
 
-export interface Service {
-  pid: number;
-  exited: () => boolean;
-  tail(lines?: number): string;
-  stop(): Promise<void>;
-}
+export type Service = ReturnType<typeof startService>;
 
 /** A long-running process whose output goes straight to `logFile`; stopped (SIGTERM) at clean-up. */
-export function startService(cmd: string[], options: { env: Record<string, string>; logFile: string }): Service {
+export function startService(cmd: string[], options: { env: Record<string, string>; logFile: string }) {
   const fd = openSync(options.logFile, "a");
   const proc = Bun.spawn(cmd, { cwd: ROOT, env: options.env, stdin: "ignore", stdout: fd, stderr: fd });
   closeSync(fd);
@@ -69,14 +61,7 @@ export async function waitForHttp(url: string, service: Service, timeoutMs = 60_
   throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${service.tail()}`);
 }
 
-export interface WrkResult {
-  requests: number;
-  rps: number;
-  bytes: number;
-  errors: number;
-  p50: number;
-  p99: number;
-}
+export type WrkResult = Record<"requests" | "rps" | "bytes" | "errors" | "p50" | "p99", number>;
 
 /** One wrk run of `script` (which ends with bench/lua/report.lua's one JSON line). */
 export async function runWrk(url: string, script: string, seconds: number, connections: number): Promise<WrkResult> {
@@ -160,20 +145,14 @@ export function memory(pid: number): { rss: number; peak: number } {
   return { rss: kb("VmRSS"), peak: kb("VmHWM") };
 }
 
-/**
- * Statements the app sends on its timers, never for a request: rate-limit and view-count flushes,
- * the day's salt, the reminder worker's rounds (no probed route reads the reminder tables).
- */
+/** Tables only the app's timers touch (flushes, the day's salt, reminder rounds), never a probed request. */
 const BACKGROUND =
   /rate_limits|profile_daily_counts|supplement_daily_clicks|visitor_batches|visit_salts|reminder_outbox|reminder_settings/i;
 
 /** The text of each statement seen by `statementCalls`, by its id (the log says what a probe counted). */
 const queryTexts = new Map<string, string>();
 
-/**
- * Calls per statement of the app's role so far (pg_stat_statements, top level, BEGIN/COMMIT
- * included); `all`: the timers' too.
- */
+/** Calls per statement of the app's role so far (pg_stat_statements, top level); `all`: the timers' too. */
 export async function statementCalls(stats: postgres.Sql, role: string, all = false): Promise<Map<string, number>> {
   const rows = await stats<{ id: string; calls: string; query: string }[]>`
     select queryid::text as id, calls, query from pg_stat_statements
@@ -194,11 +173,7 @@ const statementsBetween = (a: Map<string, number>, b: Map<string, number>): stri
     )
     .join(" | ");
 
-/**
- * Waits (at most 5 s) until the app's role has no statement running or in a transaction and
- * finished none, its timers' included, for 200 ms: a flush or reminder round still under way is
- * then not counted as the next probed request's.
- */
+/** Waits (at most 5 s) until the app's role has run and finished no statement (timers' included) for 200 ms. */
 async function quiet(stats: postgres.Sql, role: string) {
   const until = performance.now() + 5000;
   let last = await statementCalls(stats, role, true);
@@ -225,10 +200,7 @@ function threadsCpu(pid: number): number {
   return ns / 1e9;
 }
 
-/**
- * `n` requests one at a time (`send` makes and checks one), each once the app is quiet: statements
- * of each (and their text), their median, app CPU ms per request.
- */
+/** `n` requests one at a time, each once the app is quiet: statements of each (and their text), app CPU ms. */
 export async function probe(
   stats: postgres.Sql,
   role: string,

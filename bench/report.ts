@@ -1,29 +1,17 @@
 /** The one report writer: BENCHMARKS.md from a run's numbers (bench/run.ts). */
 import { median } from "./lib";
 
-export interface ScenarioResult {
-  id: string;
-  label: string;
-  rps: number;
-  runs: number[];
-  /** Each round's req/s as a % of the same round's ceiling. */
-  shares: number[];
-  p50: number;
-  p99: number;
-  errors: number;
-  bytes: number;
-  /** Cores busy (1.0 = one core): the app's (the ceiling's on its row), Postgres', the whole machine's. */
-  appCores: number;
-  postgresCores: number;
-  machineCores: number;
-}
+type Numbers<K extends string> = Record<K, number>;
 
-export interface InstallSize {
-  packages: number;
-  mb: number;
-  seconds: number;
-  engineWarnings: number;
-}
+/**
+ * `shares`: each round's req/s as a % of the same round's ceiling. Cores busy (1.0 = one core):
+ * the app's (the ceiling's on its row), Postgres', the whole machine's.
+ */
+export type ScenarioResult = { id: string; label: string; runs: number[]; shares: number[] } & Numbers<
+  "rps" | "p50" | "p99" | "errors" | "bytes" | "appCores" | "postgresCores" | "machineCores"
+>;
+
+export type InstallSize = Numbers<"packages" | "mb" | "seconds" | "engineWarnings">;
 
 export interface Report {
   date: string;
@@ -36,20 +24,10 @@ export interface Report {
   config: { seconds: number; runs: number; warmup: number; connections: number; users: number; only: string[] };
   scenarios: ScenarioResult[];
   statements: { label: string; perRequest: number[]; median: number }[];
-  scale?: {
-    profiles: number;
-    zipfS: number;
-    seconds: number;
-    rps: number;
-    p99: number;
-    requests: number;
-    errors: number;
-    hitRate: number;
-    statementsPerMiss: number;
-    missAppCpuMs: number;
-    hitAppCpuMs: number;
-    cores: { app: number; postgres: number; machine: number };
-  };
+  scale?: { cores: Numbers<"app" | "postgres" | "machine"> } & Numbers<
+    "profiles" | "zipfS" | "seconds" | "rps" | "p99" | "requests" | "errors" | "hitRate"
+  > &
+    Numbers<"statementsPerMiss" | "missAppCpuMs" | "hitAppCpuMs">;
   cardFirstRenderMs: number;
   /** RSS at rest: 10 s after the bench's last request (the target's reading). */
   rssEnd: number;

@@ -3,11 +3,8 @@
  * settings, on a throw-away Postgres 15 with seeded data) against a ceiling (a bare Bun.serve
  * answering a profile page's bytes) in the same run, with wrk per scenario, and writes
  * BENCHMARKS.md (bench/report.ts). Needs wrk (`apt-get install -y wrk`) and the Postgres
- * server programs. About 10 minutes. docs/benchmarks.md says what is measured and how.
- *
- * Settings: BENCH_DURATION (s per run, 5), BENCH_RUNS (3), BENCH_WARMUP (s, 2), BENCH_SCALE_DURATION
- * (s, 30), BENCH_SCALE_PROFILES (100000), BENCH_ONLY (scenario ids), BENCH_INSTALL=0 (skip the fresh
- * clone's npm install), BENCH_SKIP_BUILD=1, BENCH_OUT (BENCHMARKS.md), BENCH_APP_FLAGS (Bun flags for the app).
+ * server programs. About 10 minutes. docs/benchmarks.md says what is measured and how, and
+ * lists the settings (BENCH_* environment variables).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -15,7 +12,7 @@ import { join } from "node:path";
 import pLimit from "p-limit";
 import postgres from "postgres";
 import { addDays } from "../src/lib/dates";
-import { cleanupAll, findFreePort, run } from "../tests/support/process";
+import { cleanupAll, findFreePort, ROOT, run } from "../tests/support/process";
 import {
   callsBetween,
   coresBetween,
@@ -25,7 +22,6 @@ import {
   median,
   memory,
   probe,
-  ROOT,
   runWrk,
   type Service,
   startService,
@@ -72,7 +68,7 @@ const config = {
   build: env.BENCH_SKIP_BUILD !== "1",
   out: env.BENCH_OUT ?? join(ROOT, "BENCHMARKS.md"),
 };
-/** Bun's flags for the app (BENCH_APP_FLAGS, to compare runtime settings; none is how `npm start` ships). */
+/** Bun's flags for the app (none is how `npm start` ships). */
 const APP_FLAGS = (env.BENCH_APP_FLAGS ?? "").split(" ").filter(Boolean);
 const selected = (id: string) => id === "ceiling" || config.only.length === 0 || config.only.includes(id);
 /** Spreads Zipf ranks over the scale profiles (coprime to their number), as bench/lua/zipf.lua. */
@@ -126,19 +122,8 @@ interface Scenario {
   ceiling?: boolean;
 }
 
-interface Setup {
-  origin: string;
-  usernames: string[];
-  avatarPaths: string[];
-  goIds: number[];
-  cardPaths: string[];
-  dashboard: SessionUser;
-  tracker: SessionUser;
-  trackerDoseId: number;
-  writer: SessionUser;
-  reorderer: SessionUser;
-  reorderIds: number[];
-}
+type Users = Awaited<ReturnType<typeof signUpUsers>>;
+type Setup = Users & Awaited<ReturnType<typeof seed>> & { origin: string; cardPaths: string[] };
 
 const historyPath = () => {
   const today = new Date().toISOString().slice(0, 10);
@@ -148,57 +133,53 @@ const historyPath = () => {
 /** Every scenario, as data: one loop runs them all. */
 function scenarioTable(s: Setup): Scenario[] {
   const pages = s.usernames.map((n) => `/${n}`);
-  const session = (user: SessionUser, path: string) => ({ cookie: user.cookie, address: user.address, path });
+  /** GET a random one of `paths` (bench/lua/random-path.lua), with `user_agent` if given. */
+  const random = (id: string, label: string, paths: string[], user_agent?: string): Scenario => ({
+    id,
+    label,
+    lua: "random-path.lua",
+    data: user_agent ? { paths, user_agent } : { paths },
+  });
+  /** GET `path` signed in as the dashboard user (bench/lua/session-get.lua). */
+  const signedIn = (id: string, label: string, path: string): Scenario => ({
+    id,
+    label,
+    lua: "session-get.lua",
+    data: { cookie: s.dashboard.cookie, address: s.dashboard.address, path },
+  });
   const table: Scenario[] = [
     { id: "ceiling", label: "Ceiling: Bun.serve answering a profile page's bytes", ceiling: true },
-    {
-      id: "profile-counted",
-      label: `Public profile page, random of ${pages.length}, browser User-Agent (every request a counted view)`,
-      lua: "random-path.lua",
-      data: { paths: pages, user_agent: BROWSER_USER_AGENT },
-    },
-    {
-      id: "profile-crawler",
-      label: "The same pages, a crawler's User-Agent of the same length (not counted)",
-      lua: "random-path.lua",
-      data: { paths: pages, user_agent: CRAWLER_USER_AGENT },
-    },
-    {
-      id: "api-profile",
-      label: "`GET /api/profile/{name}`, random users",
-      lua: "random-path.lua",
-      data: { paths: s.usernames.map((n) => `/api/profile/${n}`) },
-    },
-    {
-      id: "avatar",
-      label: `Avatar \`/images/{id}.webp\`, random of ${s.avatarPaths.length}`,
-      lua: "random-path.lua",
-      data: { paths: s.avatarPaths },
-    },
-    {
-      id: "card",
-      label: `Social card \`/og/{name}/{version}.png\`, random of ${s.cardPaths.length}, each rendered once before`,
-      lua: "random-path.lua",
-      data: { paths: s.cardPaths },
-    },
-    {
-      id: "go",
-      label: `\`/go/{id}\` (302), random of ${s.goIds.length} premium links, browser User-Agent (clicks counted)`,
-      lua: "random-path.lua",
-      data: { paths: s.goIds.map((id) => `/go/${id}`), user_agent: BROWSER_USER_AGENT },
-    },
-    {
-      id: "today",
-      label: `\`GET /api/today\` signed in (${config.perUser} supplements scheduled)`,
-      lua: "session-get.lua",
-      data: session(s.dashboard, "/api/today"),
-    },
-    {
-      id: "history",
-      label: `\`GET /api/history\` of ${config.trackedDays} days, a year of doses logged`,
-      lua: "session-get.lua",
-      data: session(s.dashboard, historyPath()),
-    },
+    random(
+      "profile-counted",
+      `Public profile page, random of ${pages.length}, browser User-Agent (every request a counted view)`,
+      pages,
+      BROWSER_USER_AGENT,
+    ),
+    random(
+      "profile-crawler",
+      "The same pages, a crawler's User-Agent of the same length (not counted)",
+      pages,
+      CRAWLER_USER_AGENT,
+    ),
+    random(
+      "api-profile",
+      "`GET /api/profile/{name}`, random users",
+      s.usernames.map((n) => `/api/profile/${n}`),
+    ),
+    random("avatar", `Avatar \`/images/{id}.webp\`, random of ${s.avatarPaths.length}`, s.avatarPaths),
+    random(
+      "card",
+      `Social card \`/og/{name}/{version}.png\`, random of ${s.cardPaths.length}, each rendered once before`,
+      s.cardPaths,
+    ),
+    random(
+      "go",
+      `\`/go/{id}\` (302), random of ${s.goIds.length} premium links, browser User-Agent (clicks counted)`,
+      s.goIds.map((id) => `/go/${id}`),
+      BROWSER_USER_AGENT,
+    ),
+    signedIn("today", `\`GET /api/today\` signed in (${config.perUser} supplements scheduled)`, "/api/today"),
+    signedIn("history", `\`GET /api/history\` of ${config.trackedDays} days, a year of doses logged`, historyPath()),
   ];
   return table.filter((x) => selected(x.id));
 }
@@ -232,23 +213,24 @@ async function signUpUsers(startApp: (log: string) => Promise<Service>, origin: 
 }
 
 /** Bulk rows with SQL while the app is stopped (no cache of it can be stale). */
-async function seed(db: BenchDatabase, avatars: ReturnType<typeof makeAvatars>, users: Record<string, SessionUser>) {
+async function seed(db: BenchDatabase, avatars: ReturnType<typeof makeAvatars>, users: Users) {
   const sql = postgres(db.appUrl, { max: 4, onnotice: () => {} });
   try {
     const seeded = await seedUsers(sql, await avatars, config.perUser);
-    const dashboardIds = await seedSupplementsFor(sql, users.dashboard?.id ?? "", config.perUser, 1);
-    const trackerIds = await seedSupplementsFor(sql, users.tracker?.id ?? "", config.perUser, 2);
-    const reorderIds = await seedSupplementsFor(sql, users.reorderer?.id ?? "", 200, 3);
-    await seedTracking(sql, users.dashboard?.id ?? "", dashboardIds, config.trackedDays);
-    await seedStock(sql, users.dashboard?.id ?? "");
-    const tracked = await seedTracking(sql, users.tracker?.id ?? "", trackerIds, config.trackedDays);
+    const dashboardIds = await seedSupplementsFor(sql, users.dashboard.id, config.perUser, 1);
+    const trackerIds = await seedSupplementsFor(sql, users.tracker.id, config.perUser, 2);
+    const reorderIds = await seedSupplementsFor(sql, users.reorderer.id, 200, 3);
+    await seedTracking(sql, users.dashboard.id, dashboardIds, config.trackedDays);
+    await seedStock(sql, users.dashboard.id);
+    await seedTracking(sql, users.tracker.id, trackerIds, config.trackedDays);
     if (selected("scale")) {
       const t0 = performance.now();
       await seedScaleProfiles(sql, config.scaleProfiles, 3);
       log(`${config.scaleProfiles} scale profiles seeded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
     await sql`vacuum analyze`;
-    return { ...seeded, reorderIds, trackerDoseId: tracked.dose.supplementId, goIds: await productLinkIds(sql) };
+    // seedTracking makes the first supplement's dose 'anytime' every day: the probe ticks it.
+    return { ...seeded, reorderIds, trackerDoseId: trackerIds[0] ?? 0, goIds: await productLinkIds(sql) };
   } finally {
     await sql.end();
   }
@@ -408,7 +390,7 @@ async function main() {
     }
     const appPort = await findFreePort(4401, 4450);
     const ceilingPort = await findFreePort(4451, 4499, [appPort]);
-    db = await startCluster(await findFreePort(54400, 54450), true);
+    db = await startCluster(await findFreePort(54400, 54450));
     const origin = `http://127.0.0.1:${appPort}`;
     const secret = Buffer.from(crypto.getRandomValues(new Uint8Array(36))).toString("base64url");
     const startApp = async (name: string) => {
@@ -447,7 +429,8 @@ async function main() {
     const setup: Setup = { origin, ...seeded, cardPaths: cards.paths, ...users };
 
     const scenarios = scenarioTable(setup);
-    const runs = new Map<string, { wrk: WrkResult[]; cores: ReturnType<typeof coresBetween>[] }>();
+    type Rounds = { wrk: WrkResult[]; cores: ReturnType<typeof coresBetween>[] };
+    const runs = new Map(scenarios.map((s): [string, Rounds] => [s.id, { wrk: [], cores: [] }]));
     const pids = { app: appPid, ceiling: ceiling.pid, postmaster: db.postmasterPid };
     const machineBefore: number[] = [];
     for (let round = 0; round <= config.runs; round++) {
@@ -462,10 +445,8 @@ async function main() {
         const r = await runWrk(url, script, round === 0 ? config.warmup : config.seconds, config.connections);
         const cores = coresBetween(cpu0, cpuSnapshot(pids));
         if (round === 0) continue;
-        const entry = runs.get(s.id) ?? { wrk: [], cores: [] };
-        entry.wrk.push(r);
-        entry.cores.push(cores);
-        runs.set(s.id, entry);
+        runs.get(s.id)?.wrk.push(r);
+        runs.get(s.id)?.cores.push(cores);
         log(
           `  ${s.id.padEnd(16)} ${r.rps.toFixed(0).padStart(7)} req/s  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}`,
         );

@@ -1,7 +1,6 @@
 /**
- * Seed data for the benchmark. Bulk rows (users, their supplements, their avatars as
- * real WebP bytes) go straight into Postgres with SQL, for speed; the sessions the
- * bench uses are real: signed up over HTTP through better-auth, cookies kept.
+ * Seed data for the benchmark: bulk rows (users, supplements, WebP avatars) by SQL, for speed;
+ * the bench's sessions are real (signed up over HTTP through better-auth, cookies kept).
  */
 import { createHash } from "node:crypto";
 import pLimit from "p-limit";
@@ -10,7 +9,7 @@ import sharp from "sharp";
 import { QUANTITY_TYPES } from "../src/lib/constants";
 
 /** A small deterministic PRNG (an LCG), so every run seeds the same data. */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
@@ -63,7 +62,6 @@ async function makeAvatar(i: number): Promise<Uint8Array> {
   return new Uint8Array(await sharp(px, raw).webp({ quality: 82, effort: 1 }).toBuffer());
 }
 
-const imageId = (webp: Uint8Array) => createHash("sha256").update(webp).digest("base64url").slice(0, 32);
 const newId = () => crypto.randomUUID().replaceAll("-", "");
 
 function supplementRows(rand: () => number, userId: string, count: number, premium: boolean, tag = "") {
@@ -81,31 +79,20 @@ function supplementRows(rand: () => number, userId: string, count: number, premi
   });
 }
 
-export interface Avatar {
-  id: string;
-  webp: Uint8Array;
-}
-
 /** `count` distinct avatars, encoded a few at a time (sharp works off the JS thread). */
-export async function makeAvatars(count: number): Promise<Avatar[]> {
-  const avatar = async (i: number) => {
+export const makeAvatars = (count: number) =>
+  pLimit(3).map([...Array(count).keys()], async (i) => {
     const webp = await makeAvatar(i);
-    return { id: imageId(webp), webp };
-  };
-  return pLimit(3).map(
-    Array.from({ length: count }, (_, i) => i),
-    avatar,
-  );
-}
+    return { id: createHash("sha256").update(webp).digest("base64url").slice(0, 32), webp };
+  });
 
-export interface SeededUsers {
-  usernames: string[];
-  avatarPaths: string[];
-  avatarBytes: number;
+/** Inserts `rows` into `table`, `size` a statement. */
+async function insertAll(sql: postgres.Sql, table: string, rows: Record<string, unknown>[], size: number) {
+  for (let i = 0; i < rows.length; i += size) await sql`insert into ${sql(table)} ${sql(rows.slice(i, i + size))}`;
 }
 
 /** Public users, one per avatar, `perUser` supplements each; ~10% premium, ~60% with a bio, ~40% social links. */
-export async function seedUsers(sql: postgres.Sql, avatars: Avatar[], perUser: number): Promise<SeededUsers> {
+export async function seedUsers(sql: postgres.Sql, avatars: Awaited<ReturnType<typeof makeAvatars>>, perUser: number) {
   const rand = prng(20261101);
   const users = avatars.map((avatar, i) => {
     const first = FIRST[i % FIRST.length] ?? "maya";
@@ -134,22 +121,15 @@ export async function seedUsers(sql: postgres.Sql, avatars: Avatar[], perUser: n
     data: Buffer.from(avatar.webp),
     byte_size: avatar.webp.byteLength,
   }));
-
-  for (let i = 0; i < users.length; i += 500) {
-    await sql`insert into users ${sql(users.slice(i, i + 500))}`;
-  }
-  for (let i = 0; i < images.length; i += 100) {
-    await sql`insert into images ${sql(images.slice(i, i + 100))}`;
-  }
-  const supplements = users.flatMap((u) => supplementRows(rand, u.id, perUser, u.is_premium));
-  for (let i = 0; i < supplements.length; i += 2000) {
-    await sql`insert into supplements ${sql(supplements.slice(i, i + 2000))}`;
-  }
-  return {
-    usernames: users.map((u) => u.username),
-    avatarPaths: avatars.map((a) => `/images/${a.id}.webp`),
-    avatarBytes: avatars.reduce((sum, a) => sum + a.webp.byteLength, 0),
-  };
+  await insertAll(sql, "users", users, 500);
+  await insertAll(sql, "images", images, 100);
+  await insertAll(
+    sql,
+    "supplements",
+    users.flatMap((u) => supplementRows(rand, u.id, perUser, u.is_premium)),
+    2000,
+  );
+  return { usernames: users.map((u) => u.username), avatarPaths: users.map((u) => u.profile_image_url) };
 }
 
 /** Gives a user exactly `count` supplements (names tagged so the lists differ); returns their ids in order. */
@@ -173,13 +153,8 @@ export async function seedStock(sql: postgres.Sql, userId: string): Promise<void
     where user_id = ${userId}`;
 }
 
-/** Addresses in 198.18.0.0/15 (RFC 2544): visitors 198.18.0.0 + i (as visitors.lua), the bench's own 198.19.200.0 + k. */
-function visitorAddress(i: number): string {
-  return `198.${18 + Math.floor(i / 65536)}.${Math.floor(i / 256) % 256}.${i % 256}`;
-}
-export function ownAddress(k: number): string {
-  return visitorAddress(0x1c800 + k); // 198.19.200.0 + k
-}
+/** The bench's own addresses, 198.19.200.k: in RFC 2544's range, clear of visitors.lua's 198.18.0.0 + i. */
+export const ownAddress = (k: number) => `198.19.200.${k}`;
 
 /** A desktop Chrome's User-Agent: a request that counts as a view or a click (not a bot). */
 export const BROWSER_USER_AGENT =
@@ -206,7 +181,7 @@ const TRACK_SCHEDULES = [
  * 'as needed') in force from `days - 1` days ago (UTC), every ended day's doses logged by a fixed
  * hash (~87% taken, 8% skipped, 5% missed). `ids[0]`'s dose is 'anytime' every day.
  */
-export async function seedTracking(sql: postgres.Sql, userId: string, ids: number[], days: number) {
+export async function seedTracking(sql: postgres.Sql, userId: string, ids: number[], days: number): Promise<void> {
   const plan = ids.map((id, i) => ({
     id,
     schedule: i % 10 === 9 ? null : TRACK_SCHEDULES[i % TRACK_SCHEDULES.length],
@@ -226,26 +201,20 @@ export async function seedTracking(sql: postgres.Sql, userId: string, ids: numbe
     insert into schedule_versions (user_id, supplement_id, valid_from, name, quantity_type, dose_amount, schedule)
     select user_id, id, ${from}::date, name, quantity_type, dose_amount, schedule from supplements
     where user_id = ${userId}`;
-  const [logged] = await sql<{ n: number }[]>`
-    with added as (
-      insert into intakes (user_id, date, supplement_id, time, status, name, at)
-      select v.user_id, d.day, v.supplement_id, t.time,
-        case when h.r < 87 then 'taken' else 'skipped' end, v.name, (d.day + time '08:00') at time zone 'UTC'
-      from schedule_versions v
-      cross join lateral (
-        select g::date as day
-        from generate_series(v.valid_from::timestamp, (${dates?.today ?? ""}::date - 1)::timestamp, interval '1 day') g
-      ) d
-      cross join lateral jsonb_array_elements_text(v.schedule -> 'times') as t(time)
-      cross join lateral (select abs(hashtext(v.supplement_id || '/' || d.day || '/' || t.time)) % 100 as r) h
-      where v.user_id = ${userId} and jsonb_typeof(v.schedule) = 'object'
-        and (v.schedule -> 'days') @> to_jsonb(extract(isodow from d.day)::int)
-        and h.r < 95
-      returning 1
-    )
-    select count(*)::int as n from added`;
-  const first = plan[0];
-  return { from, logged: logged?.n ?? 0, dose: { supplementId: first?.id ?? 0, time: "anytime" } };
+  await sql`
+    insert into intakes (user_id, date, supplement_id, time, status, name, at)
+    select v.user_id, d.day, v.supplement_id, t.time,
+      case when h.r < 87 then 'taken' else 'skipped' end, v.name, (d.day + time '08:00') at time zone 'UTC'
+    from schedule_versions v
+    cross join lateral (
+      select g::date as day
+      from generate_series(v.valid_from::timestamp, (${dates?.today ?? ""}::date - 1)::timestamp, interval '1 day') g
+    ) d
+    cross join lateral jsonb_array_elements_text(v.schedule -> 'times') as t(time)
+    cross join lateral (select abs(hashtext(v.supplement_id || '/' || d.day || '/' || t.time)) % 100 as r) h
+    where v.user_id = ${userId} and jsonb_typeof(v.schedule) = 'object'
+      and (v.schedule -> 'days') @> to_jsonb(extract(isodow from d.day)::int)
+      and h.r < 95`;
 }
 
 /** The ids of supplements whose 'View Product' link shows (premium owner, links on, an https link). */
@@ -313,15 +282,12 @@ export async function signUp(origin: string, email: string, name: string, addres
 
 /** Sets the signed-in user's username through the app (PUT /api/profile). */
 export async function setUsername(origin: string, user: SessionUser, username: string): Promise<void> {
-  const res = await fetch(`${origin}/api/profile`, {
-    method: "PUT",
-    headers: {
-      "Content-Type": "application/json",
-      Origin: origin,
-      Cookie: user.cookie,
-      "X-Forwarded-For": user.address,
-    },
-    body: JSON.stringify({ username }),
-  });
+  const headers = {
+    "Content-Type": "application/json",
+    Origin: origin,
+    Cookie: user.cookie,
+    "X-Forwarded-For": user.address,
+  };
+  const res = await fetch(`${origin}/api/profile`, { method: "PUT", headers, body: JSON.stringify({ username }) });
   if (res.status !== 200) throw new Error(`PUT /api/profile for ${user.email}: ${res.status} ${await res.text()}`);
 }

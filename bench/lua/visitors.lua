@@ -1,7 +1,7 @@
 -- Prepended to every scenario of the app: a random simulated visitor per request. The app runs
 -- as behind Caddy (TRUST_PROXY=true), so the client is the X-Forwarded-For address:
--- 198.18.0.0 + i for i below `address_pool` (RFC 2544's benchmark range; bench/seed.ts
--- visitorAddress is the same formula), so no address nears a per-address limit.
+-- 198.18.0.0 + i for i below `address_pool` (RFC 2544's benchmark range), so no address
+-- nears a per-address limit.
 local visitor_pool
 
 function visitor_address()

@@ -6,6 +6,8 @@
  * a public page's figures (wrk) idle and during delivery. Method and figures: docs/reminders.md.
  *
  *   bun --bun astro build && TEST_DATABASE_URL=postgres://… bun bench/reminders.ts [users]
+ *
+ * With REMINDERS_BENCHMARKS=1 it also writes its section of BENCHMARKS.md.
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -102,8 +104,20 @@ async function run(instanceCount: number, withPage: boolean) {
   }
 }
 
+const report: string[] = [];
 for (const n of [1, 2]) {
   const [head, ...rest] = await run(n, n === 1);
-  console.log(`${USERS} users due at 08:00, ${n} instance${n === 1 ? "" : "s"}: ${head}`);
-  for (const line of rest) console.log(`  ${line}`);
+  report.push(`- ${USERS.toLocaleString("en")} users due at 08:00, ${n} instance${n === 1 ? "" : "s"}: ${head}`);
+  report.push(...rest.map((line) => `  - ${line}`));
+}
+console.log(report.join("\n"));
+if (process.env.REMINDERS_BENCHMARKS === "1") {
+  const [start, end] = ["<!-- bench:reminders start -->", "<!-- bench:reminders end -->"];
+  const when = new Date().toISOString().slice(0, 16).replace("T", " ");
+  const block = `${start}\n## Reminders going out (\`bun bench/reminders.ts\`)\n\nWritten by \`REMINDERS_BENCHMARKS=1 bun bench/reminders.ts\` on ${when} UTC (method: docs/reminders.md).\n\n${report.join("\n")}\n${end}`;
+  const text = readFileSync("BENCHMARKS.md", "utf8");
+  const a = text.indexOf(start);
+  const kept =
+    a < 0 ? `${text.trimEnd()}\n\n${block}\n` : text.slice(0, a) + block + text.slice(text.indexOf(end) + end.length);
+  writeFileSync("BENCHMARKS.md", kept);
 }

@@ -499,10 +499,10 @@ async function main() {
       rssPhases,
       install,
     };
-    // Keep the section `DEPLOY_BENCHMARKS=1 npm run test:deploy` writes: it is not the bench's.
+    // Keep the sections test:deploy and bench/reminders.ts write: they are not this run's.
     const previous = existsSync(config.out) ? readFileSync(config.out, "utf8") : "";
-    const deploy = /<!-- test:deploy start -->[\s\S]*<!-- test:deploy end -->/.exec(previous)?.[0];
-    writeFileSync(config.out, `${renderReport(report)}${deploy ? `\n${deploy}\n` : ""}`);
+    const kept = previous.match(/<!-- [\w:]+ start -->[\s\S]*?<!-- [\w:]+ end -->/g) ?? [];
+    writeFileSync(config.out, `${renderReport(report)}${kept.map((section) => `\n${section}\n`).join("")}`);
     writeFileSync(join(workDir, "results.json"), JSON.stringify(report, null, 2));
     log(`wrote ${config.out}`);
   } catch (error) {

@@ -35,6 +35,8 @@ export interface SenderDeps {
   vapid: () => Promise<Vapid>;
   /** The time now (api/clock.ts's now, passed so the sender stays a function of its inputs). */
   now: () => Date;
+  /** Waits for the instance's next start (`pacer()`: SEND_RATE a second). */
+  pace: () => Promise<void>;
 }
 
 const rowsOf = <T>(result: unknown): T[] =>
@@ -54,15 +56,17 @@ export const SEND_CONCURRENCY = 16;
  * their rate meanwhile (docs/reminders.md).
  */
 export const SEND_RATE = 400;
-let nextStart = 0;
 
-/** Waits for this instance's next start under SEND_RATE (at least a turn of the event loop). */
-async function paced(): Promise<void> {
-  const now = performance.now();
-  const at = Math.max(now, nextStart);
-  nextStart = at + 1000 / SEND_RATE;
-  if (at > now) await Bun.sleep(at - now);
-  else await nextTurn();
+/** A wait for the next start under `perSecond` (at least a turn of the event loop); one per instance. */
+export function pacer(perSecond = SEND_RATE): () => Promise<void> {
+  let nextStart = 0;
+  return async () => {
+    const now = performance.now();
+    const at = Math.max(now, nextStart);
+    nextStart = at + 1000 / perSecond;
+    if (at > now) await Bun.sleep(at - now);
+    else await nextTurn();
+  };
 }
 
 /** Where each user's reminders go: their address and their push devices. */
@@ -142,7 +146,7 @@ export async function sendBatch(deps: SenderDeps, limit?: number): Promise<numbe
     return { id: row.id, status: results.includes("sent") ? "sent" : "skipped" };
   };
   const delivered = await pLimit(SEND_CONCURRENCY).map(live, async (row) => {
-    await paced();
+    await deps.pace();
     return deliver(row);
   });
   outcomes.push(...delivered);

@@ -10,7 +10,7 @@ import { vapidOf } from "../push";
 import type { AppContext } from "../types";
 import { logDropped, planReminders } from "./outbox";
 import { planRefillReminders } from "./refills";
-import { type SenderDeps, sendDue } from "./sender";
+import { pacer, type SenderDeps, sendDue } from "./sender";
 
 /** Plans at `now()` and sends everything due; returns what it planned and sent. */
 export async function reminderRound(deps: SenderDeps): Promise<{ planned: number; sent: number }> {
@@ -28,6 +28,7 @@ export function senderDeps(ctx: Pick<AppContext, "config" | "database">): Sender
     mailer: createMailer(ctx.config),
     vapid: () => vapidOf(ctx),
     now,
+    pace: pacer(),
   };
 }
 

@@ -11,6 +11,7 @@ import { intakes } from "../../db/schema";
 import type { IntakeBatchJson, IntakeJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
+import { addSupplementAs, requestsAs } from "../support/tracking-api";
 import { type ApiUser, createUser } from "../support/users";
 
 let api: TestApi;
@@ -24,29 +25,16 @@ afterAll(async () => {
 });
 afterEach(() => resetClock());
 
-type Init = Parameters<TestApi["fetch"]>[1];
-const as = (user: ApiUser, path: string, init: Init = {}) =>
-  api.fetch(path, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie: user.cookie } });
+const as = requestsAs(() => api);
 
 const NOW = "2026-11-23T10:00:00.000Z";
 const DAY = "2026-11-23";
 /** An instant `minutes` before NOW, as a device would send it. */
 const ago = (minutes: number) => new Date(Date.parse(NOW) - minutes * 60_000).toISOString();
 
-async function addSupplement(user: ApiUser, body: Record<string, unknown> = {}): Promise<number> {
-  const res = await as(user, "/api/supplements", {
-    method: "POST",
-    body: {
-      name: "X",
-      quantityType: "Capsule(s)",
-      frequency: "daily",
-      schedule: { times: ["morning"], days: [1, 2, 3, 4, 5, 6, 7] },
-      ...body,
-    },
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: number }).id;
-}
+/** A daily morning capsule named X unless `body` says otherwise. */
+const addSupplement = (user: ApiUser, body: Record<string, unknown> = {}) =>
+  addSupplementAs(api, user, { schedule: { times: ["morning"], days: [1, 2, 3, 4, 5, 6, 7] }, ...body });
 
 async function rowsOf(user: ApiUser) {
   return api.ctx.database.db

@@ -10,6 +10,7 @@ import { freezeClock, resetClock } from "../../api/clock";
 import type { HistoryJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
+import { addSupplementAs, requestsAs } from "../support/tracking-api";
 import { type ApiUser, createUser } from "../support/users";
 
 let api: TestApi;
@@ -28,9 +29,7 @@ afterAll(async () => {
 });
 afterEach(() => resetClock());
 
-type Init = Parameters<TestApi["fetch"]>[1];
-const as = (user: ApiUser, path: string, init: Init = {}) =>
-  api.fetch(path, { ...init, headers: { ...(init?.headers as Record<string, string>), cookie: user.cookie } });
+const as = requestsAs(() => api);
 
 /** The statements `run` sends, and its answer. */
 async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
@@ -39,14 +38,7 @@ async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statement
   return { result, statements: [...queries] };
 }
 
-async function addSupplement(user: ApiUser, body: Record<string, unknown>): Promise<number> {
-  const res = await as(user, "/api/supplements", {
-    method: "POST",
-    body: { name: "X", quantityType: "Capsule(s)", frequency: "daily", ...body },
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: number }).id;
-}
+const addSupplement = (user: ApiUser, body: Record<string, unknown>) => addSupplementAs(api, user, body);
 
 async function readToday(user: ApiUser): Promise<TodayJson> {
   const res = await as(user, "/api/today");

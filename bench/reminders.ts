@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../db/client";
 import type { TestSubscription } from "../tests/fakes/push-service";
+import { writeSection } from "../tests/support/benchmarks-file";
 import { startInstance } from "../tests/support/instances";
 import { postgresDatabase } from "../tests/support/pg-cluster";
 import { seedReminderUsers } from "../tests/support/reminder-users";
@@ -112,12 +113,9 @@ for (const n of [1, 2]) {
 }
 console.log(report.join("\n"));
 if (process.env.REMINDERS_BENCHMARKS === "1") {
-  const [start, end] = ["<!-- bench:reminders start -->", "<!-- bench:reminders end -->"];
   const when = new Date().toISOString().slice(0, 16).replace("T", " ");
-  const block = `${start}\n## Reminders going out (\`bun bench/reminders.ts\`)\n\nWritten by \`REMINDERS_BENCHMARKS=1 bun bench/reminders.ts\` on ${when} UTC (method: docs/reminders.md).\n\n${report.join("\n")}\n${end}`;
-  const text = readFileSync("BENCHMARKS.md", "utf8");
-  const a = text.indexOf(start);
-  const kept =
-    a < 0 ? `${text.trimEnd()}\n\n${block}\n` : text.slice(0, a) + block + text.slice(text.indexOf(end) + end.length);
-  writeFileSync("BENCHMARKS.md", kept);
+  writeSection(
+    "bench:reminders",
+    `## Reminders going out (\`bun bench/reminders.ts\`)\n\nWritten by \`REMINDERS_BENCHMARKS=1 bun bench/reminders.ts\` on ${when} UTC (method: docs/reminders.md).\n\n${report.join("\n")}`,
+  );
 }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import pLimit from "p-limit";
 import postgres from "postgres";
 import { addDays } from "../src/lib/dates";
+import { keptSections } from "../tests/support/benchmarks-file";
 import { cleanupAll, findFreePort, ROOT, run } from "../tests/support/process";
 import {
   callsBetween,
@@ -501,8 +502,8 @@ async function main() {
     };
     // Keep the sections test:deploy and bench/reminders.ts write: they are not this run's.
     const previous = existsSync(config.out) ? readFileSync(config.out, "utf8") : "";
-    const kept = previous.match(/<!-- [\w:]+ start -->[\s\S]*?<!-- [\w:]+ end -->/g) ?? [];
-    writeFileSync(config.out, `${renderReport(report)}${kept.map((section) => `\n${section}\n`).join("")}`);
+    const kept = keptSections(previous).map((section) => `\n${section}\n`);
+    writeFileSync(config.out, `${renderReport(report)}${kept.join("")}`);
     writeFileSync(join(workDir, "results.json"), JSON.stringify(report, null, 2));
     log(`wrote ${config.out}`);
   } catch (error) {

@@ -28,6 +28,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import sharp from "sharp";
 import { PROFILE_IMAGE_MAX_BYTES } from "../../src/lib/constants";
+import { writeSection } from "../support/benchmarks-file";
 import { clusterUnavailable, findPgBin, type PgCluster, startPgCluster } from "../support/pg-cluster";
 import { cleanupAll, findFreePort, hasBuild, onCleanup, portFree, ROOT, run } from "../support/process";
 
@@ -1138,9 +1139,6 @@ async function main(): Promise<number> {
   if (process.env.DEPLOY_BENCHMARKS === "1") writeBenchmarks();
 
   function writeBenchmarks() {
-    const path = join(ROOT, "BENCHMARKS.md");
-    const start = "<!-- test:deploy start -->";
-    const end = "<!-- test:deploy end -->";
     const rows = [...kinds.values()]
       .map(
         (k) =>
@@ -1150,8 +1148,7 @@ async function main(): Promise<number> {
     const exits = instances
       .map((i) => `${i.port}: ${i.exits.map((e) => `${(e.ms / 1000).toFixed(2)} s`).join(", ")}`)
       .join("; ");
-    const block = `${start}
-## Behind Caddy, with rolling restarts (\`npm run test:deploy\`)
+    const body = `## Behind Caddy, with rolling restarts (\`npm run test:deploy\`)
 
 Written by \`DEPLOY_BENCHMARKS=1 npm run test:deploy\` (tests/deploy/run.ts) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, not by the bench.
 Two production instances (deploy/env.example's settings, LOG_LEVEL=info) on one throw-away Postgres 15, behind Caddy ${caddyVersion()} with
@@ -1167,14 +1164,8 @@ Read the CPU seconds per 1,000 requests rather than the rate: they depend far le
 
 | request | count | failed | p50 ms | p99 ms |
 |---|---:|---:|---:|---:|
-${rows}
-${end}`;
-    let text = readFileSync(path, "utf8");
-    const a = text.indexOf(start);
-    const b = text.indexOf(end);
-    text =
-      a >= 0 && b > a ? `${text.slice(0, a)}${block}${text.slice(b + end.length)}` : `${text.trimEnd()}\n\n${block}\n`;
-    writeFileSync(path, text);
+${rows}`;
+    writeSection("test:deploy", body);
     say("figures written into BENCHMARKS.md");
   }
 

@@ -59,26 +59,27 @@ export function kept(response: Response, keep: Keep): Response {
 /** A body as kept for a per-user answer (supplement lists, Today). */
 export interface CachedBody {
   status: number;
-  body: Uint8Array<ArrayBuffer>;
+  /** A Blob: every Response made from it shares its bytes (a Uint8Array would be copied per answer). */
+  body: Blob;
   headers: [string, string][];
   etag: string;
 }
 
 /** The memory a cached body takes, roughly. */
 export function cachedBodyBytes(body: CachedBody): number {
-  let bytes = body.body.byteLength + body.etag.length * 2 + 64;
+  let bytes = body.body.size + body.etag.length * 2 + 64;
   for (const [key, value] of body.headers) bytes += (key.length + value.length) * 2 + 32;
   return bytes;
 }
 
 /** A body with its ETag, ready to keep. */
 export async function toCachedBody(response: Response): Promise<CachedBody> {
-  const body = new Uint8Array(await response.arrayBuffer());
+  const bytes = new Uint8Array(await response.arrayBuffer());
   const headers: [string, string][] = [];
   response.headers.forEach((value, key) => {
     if (key !== "content-length" && key !== "set-cookie" && key !== "etag") headers.push([key, value]);
   });
-  return { status: response.status, body, headers, etag: `"${Bun.hash(body).toString(36)}"` };
+  return { status: response.status, body: new Blob([bytes]), headers, etag: `"${Bun.hash(bytes).toString(36)}"` };
 }
 
 /** The answer of a kept body (the host answers a matching If-None-Match with a 304). */

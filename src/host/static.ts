@@ -8,8 +8,9 @@ import { join, relative, sep } from "node:path";
 import { markSecured, securedHeaders } from "../../api/security";
 
 export interface StaticFile {
-  body: Uint8Array<ArrayBuffer>;
-  gzip?: Uint8Array<ArrayBuffer>;
+  /** Blobs: every Response made from one shares its bytes (a Uint8Array would be copied per answer). */
+  body: Blob;
+  gzip?: Blob;
   type: string;
   etag: string;
   cacheControl: string;
@@ -31,19 +32,18 @@ export function loadStaticFiles(dir: string): Map<string, StaticFile> {
       }
       const urlPath = `/${relative(dir, full).split(sep).join("/")}`;
       const file = Bun.file(full);
-      const body = new Uint8Array(readFileSync(full));
+      const bytes = new Uint8Array(readFileSync(full));
       const type =
         file.type.startsWith("text/") && !file.type.includes("charset") ? `${file.type};charset=utf-8` : file.type;
       const entry: StaticFile = {
-        body,
+        body: new Blob([bytes]),
         type,
-        etag: `"${Bun.hash(body).toString(36)}"`,
+        etag: `"${Bun.hash(bytes).toString(36)}"`,
         cacheControl: urlPath.startsWith("/_astro/")
           ? "public, max-age=31536000, immutable"
           : "public, max-age=0, must-revalidate",
       };
-      if (COMPRESSIBLE.test(type) && body.byteLength > 512)
-        entry.gzip = new Uint8Array(Bun.gzipSync(body, { level: 9 }));
+      if (COMPRESSIBLE.test(type) && bytes.byteLength > 512) entry.gzip = new Blob([Bun.gzipSync(bytes, { level: 9 })]);
       files.set(urlPath, entry);
       if (urlPath.endsWith("/index.html")) files.set(urlPath.slice(0, -"index.html".length) || "/", entry);
     }

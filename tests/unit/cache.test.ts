@@ -174,7 +174,7 @@ describe("Caches", () => {
   describe("the per-user answers' byte cap (USER_CACHE_MB: supplement lists and Today)", () => {
     const sized = (bytes: number): CachedBody => ({
       status: 200,
-      body: new Uint8Array(bytes),
+      body: new Blob([new Uint8Array(bytes)]),
       headers: [["content-type", "application/json"]],
       etag: '"x"',
     });

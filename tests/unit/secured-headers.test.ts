@@ -22,7 +22,7 @@ const requests = (etag: string) => [
 
 const page: CachedBody = {
   status: 200,
-  body: new TextEncoder().encode("<!doctype html><p>hi</p>"),
+  body: new Blob(["<!doctype html><p>hi</p>"]),
   headers: [
     ["content-type", "text/html; charset=utf-8"],
     ["cache-control", "no-cache"],
@@ -32,7 +32,7 @@ const page: CachedBody = {
 };
 const json: CachedBody = {
   status: 404,
-  body: new TextEncoder().encode('{"message":"Not found"}'),
+  body: new Blob(['{"message":"Not found"}']),
   headers: [
     ["content-type", "application/json"],
     ["cache-control", "no-cache"],
@@ -40,15 +40,15 @@ const json: CachedBody = {
   etag: '"json1"',
 };
 const file: StaticFile = {
-  body: new Uint8Array(2000).fill(65),
-  gzip: new Uint8Array(30),
+  body: new Blob([new Uint8Array(2000).fill(65)]),
+  gzip: new Blob([new Uint8Array(30)]),
   type: "text/html;charset=utf-8",
   etag: '"file1"',
   cacheControl: "public, max-age=0, must-revalidate",
 };
 const image: CachedBody = {
   status: 200,
-  body: new Uint8Array(1234),
+  body: new Blob([new Uint8Array(1234)]),
   headers: [
     ["content-type", "image/webp"],
     ["cache-control", "public, max-age=31536000, immutable"],

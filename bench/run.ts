@@ -13,7 +13,7 @@ import pLimit from "p-limit";
 import postgres from "postgres";
 import { addDays } from "../src/lib/dates";
 import { keptSections } from "../tests/support/benchmarks-file";
-import { cleanupAll, findFreePort, ROOT, run } from "../tests/support/process";
+import { cleanupAll, findFreePort, ROOT, run, shippedEnv } from "../tests/support/process";
 import {
   callsBetween,
   coresBetween,
@@ -103,6 +103,7 @@ async function measureInstall(workDir: string): Promise<InstallSize> {
 
 /** The app's environment: what `npm start` with deploy/env.example sets; TRUST_PROXY=true as behind Caddy. */
 const appEnv = (db: BenchDatabase, port: number, secret: string): Record<string, string> => ({
+  ...shippedEnv(),
   PATH: env.PATH ?? "",
   HOME: env.HOME ?? "/tmp",
   NODE_ENV: "production",

@@ -8,7 +8,7 @@
 import { startPushService } from "../fakes/push-service";
 import { startFakeStripe } from "../fakes/stripe-server";
 import { createTestDatabase } from "../support/db";
-import { hasBuild, ROOT, serverEnv } from "../support/process";
+import { hasBuild, ROOT, serverEnv, shippedEnv } from "../support/process";
 
 const E2E_PORT = Number(process.env.E2E_PORT ?? 4329);
 
@@ -29,6 +29,7 @@ const push = await startPushService({ port: Number(process.env.E2E_PUSH_PORT ?? 
 const child = Bun.spawn([process.execPath, "server.ts"], {
   cwd: ROOT,
   env: serverEnv({
+    ...shippedEnv(),
     ...database.env,
     ...stripe.env(),
     ...push.caEnv,

@@ -2,11 +2,21 @@
  * The real `bun server.ts` as a child process: for what only the whole server shows
  * (security headers, start-up refusals, the data-folder lock, shutdown).
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 
 export const ROOT = join(import.meta.dir, "../..");
+
+/**
+ * The environment `npm start` and `npm run serve` give the server: the `NAME=value` words of
+ * package.json's `serve` script before `bun server.ts` (JavaScriptCore's memory budget).
+ */
+export function shippedEnv(): Record<string, string> {
+  const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
+  const words = (scripts.serve ?? "").split(/\s+/);
+  return Object.fromEntries(words.slice(0, words.indexOf("bun")).map((word) => word.split("=", 2) as [string, string]));
+}
 
 /** True when `bun --bun astro build` has produced dist/ (the test script builds first). */
 export const hasBuild = (): boolean => existsSync(join(ROOT, "dist/server/entry.mjs"));

@@ -27,7 +27,7 @@ import { dirname, join } from "node:path";
 import { CONFIG_VARIABLES, DEFAULT_DRAIN_SECONDS, parseConfig } from "../../api/config";
 import { FINISH_MS } from "../../src/host/shutdown";
 import { PROFILE_IMAGE_MAX_BYTES } from "../../src/lib/constants";
-import { ROOT, run } from "../support/process";
+import { ROOT, run, shippedEnv } from "../support/process";
 
 const deploy = (name: string) => readFileSync(join(ROOT, "deploy", name), "utf8");
 const unit = deploy("stacktrack@.service");
@@ -125,6 +125,14 @@ describe("deploy/stacktrack@.service", () => {
     expect(unit).toMatch(/^Environment=PORT=%i HOST=127\.0\.0\.1$/m);
     expect(envExample.PORT).toBeUndefined();
     expect(envExample.HOST).toBeUndefined();
+  });
+
+  test("gives JavaScriptCore the memory budget `npm start` gives it (BUN_JSC_forceRAMSize)", () => {
+    const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
+    expect(scripts.start).toEndWith(`&& ${scripts.serve}`);
+    const budget = shippedEnv().BUN_JSC_forceRAMSize;
+    expect(Number(budget)).toBe(256 * 1024 * 1024);
+    expect(unit).toContain(`\nEnvironment=BUN_JSC_forceRAMSize=${budget}\n`);
   });
 
   test("waits longer than the drain plus the in-flight wait before it kills", () => {

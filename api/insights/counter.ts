@@ -21,8 +21,11 @@ export const FLUSH_MS = 5000;
 export const MAX_FLUSH_VISITS = 100_000;
 /** Keys, and new hashes, held before new ones are dropped or wait for room (a database outage). */
 export const [MAX_KEYS, MAX_HELD_HASHES] = [100_000, 1 << 20];
-/** Hashes this instance remembers having sent today (past it, Postgres's `distinct` alone). */
-export const MAX_SEEN = 100_000;
+/**
+ * Hashes this instance remembers having sent today (past it, Postgres's `distinct` alone). Small
+ * on purpose: an old Set this size is rescanned by every young collection it is added to.
+ */
+export const MAX_SEEN = 10_000;
 const HASH_BYTES = 16;
 const HASH_SQL = sql.raw(String(HASH_BYTES));
 

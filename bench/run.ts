@@ -3,7 +3,7 @@
  * settings, on a throw-away Postgres 15 with seeded data) against a ceiling (a bare Bun.serve
  * answering a profile page's bytes) in the same run, with wrk per scenario, and writes
  * BENCHMARKS.md (bench/report.ts). Needs wrk (`apt-get install -y wrk`) and the Postgres
- * server programs. About 10 minutes. docs/benchmarks.md says what is measured and how, and
+ * server programs. About 5 minutes. docs/benchmarks.md says what is measured and how, and
  * lists the settings (BENCH_* environment variables).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -91,7 +91,7 @@ async function measureInstall(workDir: string): Promise<InstallSize> {
   const clone = join(workDir, "clone");
   await sh(["git", "clone", "--quiet", "--depth", "1", `file://${ROOT}`, clone]);
   const t0 = performance.now();
-  const output = await sh(["npm", "install", "--cache", join(workDir, "npm-cache")], clone);
+  const output = await sh(["npm", "install", "--loglevel=notice", "--cache", join(workDir, "npm-cache")], clone);
   const seconds = (performance.now() - t0) / 1000;
   const kb = Number((await sh(["du", "-sk", "node_modules"], clone)).split(/\s/)[0]);
   const packages = Number(/added (\d+) packages/.exec(output)?.[1] ?? Number.NaN);

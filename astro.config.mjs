@@ -4,6 +4,10 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import stacktrack from "./src/host/astro-adapter.mjs";
 
+/** The client modules every island page shares: React, nanostores, src/lib and src/stores, the menu. */
+const APP_CHUNK =
+  /\/(node_modules\/(react|react-dom|scheduler|nanostores|@nanostores\/react)\/|src\/(lib\/(dose|format|schedule|insights|toast|stock|heatmap|streaks|user-agent|types|constants|messages|api)\.ts|stores\/[a-z-]+\.ts|components\/Menu\.tsx|islands\/(DoseLine|Avatar)\.tsx)$)/;
+
 export default defineConfig({
   output: "server",
   adapter: stacktrack(),
@@ -33,5 +37,20 @@ export default defineConfig({
   vite: {
     plugins: [tailwindcss()],
     ssr: { external: ["@electric-sql/pglite", "postgres", "sharp", "stripe", "nodemailer"] },
+    build: {
+      rollupOptions: {
+        output: {
+          // The dashboard's shared modules as two files instead of twenty small ones (issue 38's
+          // 110 KB budget: each file is gzipped on its own). The dates and print ones apart: a
+          // public profile's print button loads only them. Nothing here may import zod.
+          codeSplitting: {
+            groups: [
+              { name: "dates", test: /\/src\/lib\/(dates|date-format|sharing|print)\.ts$/, priority: 2 },
+              { name: "app", test: APP_CHUNK, priority: 1 },
+            ],
+          },
+        },
+      },
+    },
   },
 });

@@ -9,14 +9,8 @@ import { Hono } from "hono";
 import type { Db } from "../db/client";
 import { supplements, type User } from "../db/schema";
 import { SUPPLEMENT_MESSAGES } from "../src/lib/messages";
-import {
-  REFILLS_MAX,
-  refillInputSchema,
-  STOCK_MESSAGES,
-  type StockJson,
-  stockInputSchema,
-  stockOf,
-} from "../src/lib/stock";
+import { REFILLS_MAX, STOCK_MESSAGES, type StockJson, stockOf } from "../src/lib/stock";
+import { refillInputSchema, stockInputSchema } from "../src/lib/stock-input";
 import { now } from "./clock";
 import { type AppEnv, requireUser } from "./env";
 import { HttpError, notFound, readJson } from "./http";

@@ -8,7 +8,8 @@ import Field from "../components/Field";
 import Modal from "../components/Modal";
 import { ApiError, errorMessage } from "../lib/api";
 import { doseNoun } from "../lib/dose";
-import { STOCK_MESSAGES, type StockInput, stockInputSchema } from "../lib/stock";
+import { STOCK_MESSAGES } from "../lib/stock";
+import { type StockInput, stockInputSchema } from "../lib/stock-input";
 import { notify } from "../lib/toast";
 import { $dialog, saveStock } from "../stores/supplements";
 

@@ -1,9 +1,10 @@
 /**
  * Stock and refills (issue 40), shared by the API and the islands: the wire shape, the rules
  * of a change, and the pure arithmetic of what is left and when it runs out. What is left is
- * derived from the intake log at read time, never kept as a counter (docs/stock.md).
+ * derived from the intake log at read time, never kept as a counter (docs/stock.md). No zod
+ * here: the dashboard's rows and Today import this file, and the input schemas
+ * (./stock-input.ts) load with the Stock dialog.
  */
-import { z } from "zod";
 import { addDays } from "./dates";
 import { doseNoun } from "./dose";
 import type { Schedule } from "./schedule";
@@ -53,39 +54,6 @@ export const STOCK_MESSAGES = {
   packAdded: "1 pack added",
   packFailed: "Failed to add a pack",
 } as const;
-
-const cents = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
-
-/** A number of units up to STOCK_MAX with at most 2 decimals, above zero or from zero; null clears it. */
-const units = (message: string, zeroAllowed: boolean) =>
-  z
-    .number({ message })
-    .refine((n) => (zeroAllowed ? n >= 0 : n > 0) && n <= STOCK_MAX && cents(n), message)
-    .nullable()
-    .optional();
-
-/** PUT /api/supplements/{id}/stock: `count` sets the baseline now; null clears a field. */
-export const stockInputSchema = z
-  .strictObject(
-    { unitsPerPack: units(STOCK_MESSAGES.unitsPerPack, false), count: units(STOCK_MESSAGES.count, true) },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? STOCK_MESSAGES.unknown : STOCK_MESSAGES.empty) },
-  )
-  .refine((input) => input.unitsPerPack !== undefined || input.count !== undefined, {
-    message: STOCK_MESSAGES.empty,
-  });
-export type StockInput = z.infer<typeof stockInputSchema>;
-
-/** POST /api/supplements/{id}/refills. */
-export const refillInputSchema = z.strictObject(
-  {
-    packs: z
-      .number({ message: STOCK_MESSAGES.packs })
-      .int(STOCK_MESSAGES.packs)
-      .min(1, STOCK_MESSAGES.packs)
-      .max(PACKS_MAX, STOCK_MESSAGES.packs),
-  },
-  { message: STOCK_MESSAGES.packs },
-);
 
 /** What the database derives per supplement (api/stock.ts) for the arithmetic below. */
 export interface StockFacts {

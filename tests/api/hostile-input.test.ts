@@ -15,7 +15,7 @@ import { SURROGATE_MESSAGE } from "../../api/http";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../src/lib/account";
 import { QUANTITY_TYPES } from "../../src/lib/constants";
 import { pushSubscriptionSchema, reminderSettingsSchema } from "../../src/lib/reminders";
-import { refillInputSchema, stockInputSchema } from "../../src/lib/stock";
+import { refillInputSchema, stockInputSchema } from "../../src/lib/stock-input";
 import { profileUpdateSchema, reorderSchema, supplementInputSchema } from "../../src/lib/validation";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";

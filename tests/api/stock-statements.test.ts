@@ -9,17 +9,14 @@ import { freezeClock, resetClock } from "../../api/clock";
 import type { Supplement } from "../../src/lib/types";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
-import { addSupplementAs, requestsAs } from "../support/tracking-api";
+import { addSupplementAs, requestsAs, statementLog } from "../support/tracking-api";
 import { createUser } from "../support/users";
 
 let api: TestApi;
-const queries: string[] = [];
+const log = statementLog();
 
 beforeAll(async () => {
-  api = await startApi(
-    { INSIGHTS_FLUSH_MS: "0" },
-    { database: await migratedDatabase(), onQuery: (query) => queries.push(query) },
-  );
+  api = await startApi({ INSIGHTS_FLUSH_MS: "0" }, { database: await migratedDatabase(), onQuery: log.record });
 });
 afterAll(async () => {
   resetClock();
@@ -29,22 +26,23 @@ afterEach(() => resetClock());
 
 const as = requestsAs(() => api);
 
-/** The statements `path`'s GET sends, and its JSON. */
-async function read<T>(cookie: { cookie: string } & Parameters<typeof as>[0], path: string) {
-  queries.length = 0;
-  const res = await as(cookie, path);
+/** `path`'s JSON (a 200). */
+async function getJson<T>(user: Parameters<typeof as>[0], path: string): Promise<T> {
+  const res = await as(user, path);
   expect(res.status).toBe(200);
-  return { body: (await res.json()) as T, statements: [...queries] };
+  return (await res.json()) as T;
 }
 
-/** Reads until a read is free (a change's own notification may drop a fresh entry once), for at most a second. */
+/** The statements `path`'s GET sends, and its JSON. */
+async function read<T>(user: Parameters<typeof as>[0], path: string) {
+  const { result: body, statements } = await log.counted(() => getJson<T>(user, path));
+  return { body, statements };
+}
+
+/** `read` until a read is free (a change's own notification may drop a fresh entry once), for at most a second. */
 async function readUntilFree<T>(user: Parameters<typeof as>[0], path: string) {
-  const started = performance.now();
-  for (;;) {
-    const out = await read<T>(user, path);
-    if (out.statements.length === 0 || performance.now() - started > 1000) return out;
-    await Bun.sleep(10);
-  }
+  const { result: body, statements } = await log.untilFree(() => getJson<T>(user, path));
+  return { body, statements };
 }
 
 describe("stock on twenty supplements", () => {

@@ -10,18 +10,15 @@ import { freezeClock, resetClock } from "../../api/clock";
 import type { HistoryJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
-import { addSupplementAs, requestsAs } from "../support/tracking-api";
+import { addSupplementAs, requestsAs, statementLog } from "../support/tracking-api";
 import { type ApiUser, createUser } from "../support/users";
 
 let api: TestApi;
-const queries: string[] = [];
+const { record, counted, untilFree } = statementLog();
 
 beforeAll(async () => {
   // No periodic Insights flush: nothing but the requests under test sends a statement.
-  api = await startApi(
-    { INSIGHTS_FLUSH_MS: "0" },
-    { database: await migratedDatabase(), onQuery: (query) => queries.push(query) },
-  );
+  api = await startApi({ INSIGHTS_FLUSH_MS: "0" }, { database: await migratedDatabase(), onQuery: record });
 });
 afterAll(async () => {
   resetClock();
@@ -31,13 +28,6 @@ afterEach(() => resetClock());
 
 const as = requestsAs(() => api);
 
-/** The statements `run` sends, and its answer. */
-async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  queries.length = 0;
-  const result = await run();
-  return { result, statements: [...queries] };
-}
-
 const addSupplement = (user: ApiUser, body: Record<string, unknown>) => addSupplementAs(api, user, body);
 
 async function readToday(user: ApiUser): Promise<TodayJson> {
@@ -46,18 +36,10 @@ async function readToday(user: ApiUser): Promise<TodayJson> {
   return (await res.json()) as TodayJson;
 }
 
-/**
- * Reads Today until a read costs no statement (a change's own notification may land after a
- * read refilled the entry, and drop it once: milliseconds), for at most a second; answers
- * the statements of the last read and its body.
- */
+/** Reads Today until a read costs no statement (statementLog's `untilFree`); its statements and body. */
 async function readUntilFree(user: ApiUser): Promise<{ statements: string[]; day: TodayJson }> {
-  const started = performance.now();
-  for (;;) {
-    const { result: day, statements } = await counted(() => readToday(user));
-    if (statements.length === 0 || performance.now() - started > 1000) return { statements, day };
-    await Bun.sleep(10);
-  }
+  const { result: day, statements } = await untilFree(() => readToday(user));
+  return { statements, day };
 }
 
 const DAILY = [1, 2, 3, 4, 5, 6, 7];

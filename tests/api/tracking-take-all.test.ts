@@ -9,17 +9,14 @@ import { freezeClock, resetClock } from "../../api/clock";
 import type { IntakeBatchJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
-import { addSupplementAs, requestsAs } from "../support/tracking-api";
+import { addSupplementAs, requestsAs, statementLog } from "../support/tracking-api";
 import { type ApiUser, createUser } from "../support/users";
 
 let api: TestApi;
-const queries: string[] = [];
+const { record, counted } = statementLog();
 
 beforeAll(async () => {
-  api = await startApi(
-    { INSIGHTS_FLUSH_MS: "0" },
-    { database: await migratedDatabase(), onQuery: (query) => queries.push(query) },
-  );
+  api = await startApi({ INSIGHTS_FLUSH_MS: "0" }, { database: await migratedDatabase(), onQuery: record });
 });
 afterAll(async () => {
   resetClock();
@@ -63,10 +60,11 @@ describe("Take all and its undo", () => {
       { supplementId: c, time: "morning" },
     ];
     for (const round of ["first", "repeat"]) {
-      queries.length = 0;
-      const res = await batch(user, "2026-11-23", { status: "taken", doses: open });
+      const { result: res, statements } = await counted(() =>
+        batch(user, "2026-11-23", { status: "taken", doses: open }),
+      );
       expect([round, res.status]).toEqual([round, 200]);
-      expect([round, queries.length <= 2 ? "at most 2" : queries]).toEqual([round, "at most 2"]);
+      expect([round, statements.length <= 2 ? "at most 2" : statements]).toEqual([round, "at most 2"]);
       expect((await res.json()) as IntakeBatchJson).toEqual({
         date: "2026-11-23",
         status: "taken",
@@ -86,10 +84,9 @@ describe("Take all and its undo", () => {
     await batch(user, "2026-11-23", { status: "taken", doses: open });
     expect((await day(user, "2026-11-23")).doses[0]?.at).toBe(first as string);
 
-    queries.length = 0;
-    const undo = await batch(user, "2026-11-23", { status: null, doses: open });
+    const { result: undo, statements } = await counted(() => batch(user, "2026-11-23", { status: null, doses: open }));
     expect(undo.status).toBe(200);
-    expect(queries.length).toBeLessThanOrEqual(2);
+    expect(statements.length).toBeLessThanOrEqual(2);
     expect(await states(user, "2026-11-23")).toEqual([
       "A/morning:open",
       "B/morning:skipped",

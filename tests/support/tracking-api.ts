@@ -33,3 +33,33 @@ export function steppingClock(at: string): (to: string) => void {
     current = Date.parse(to);
   };
 }
+
+/**
+ * Every SQL statement the app sends, for the statement-count promises: pass `record` as
+ * startApi's `onQuery` (with INSIGHTS_FLUSH_MS=0, nothing but the requests under test sends one).
+ */
+export function statementLog() {
+  const queries: string[] = [];
+
+  /** The statements `run` sends, and its answer. */
+  async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    queries.length = 0;
+    const result = await run();
+    return { result, statements: [...queries] };
+  }
+
+  /**
+   * `counted(read)` until a read costs no statement (a change's own notification may land after
+   * a read refilled an entry, and drop it once: milliseconds), for at most a second; the last.
+   */
+  async function untilFree<T>(read: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    const started = performance.now();
+    for (;;) {
+      const out = await counted(read);
+      if (out.statements.length === 0 || performance.now() - started > 1000) return out;
+      await Bun.sleep(10);
+    }
+  }
+
+  return { record: (query: string) => void queries.push(query), counted, untilFree };
+}

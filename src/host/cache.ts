@@ -40,16 +40,9 @@ export function responseCache(ctx: AppContext, security?: Record<string, string>
 
   function answer(kept: KeptAnswer, request: Request): Response {
     const notModified = kept.etag !== null && request.headers.get("if-none-match") === kept.etag;
-    let response: Response;
-    if (notModified) {
-      response = new Response(null, { status: 304, headers: kept.headers });
-      response.headers.delete("content-length");
-    } else {
-      response = new Response(request.method === "HEAD" ? null : kept.body, {
-        status: kept.status,
-        headers: kept.headers,
-      });
-    }
+    const response = notModified
+      ? notModifiedWith(kept.headers)
+      : new Response(request.method === "HEAD" ? null : kept.body, { status: kept.status, headers: kept.headers });
     return security ? markSecured(response) : response;
   }
 
@@ -133,7 +126,12 @@ function withoutKeep(response: Response): Response {
 export function conditional(response: Response, request: Request): Response {
   const etag = response.headers.get("etag");
   if (response.status !== 200 || !etag || request.headers.get("if-none-match") !== etag) return response;
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  return new Response(null, { status: 304, headers });
+  return notModifiedWith(response.headers);
+}
+
+/** A 304 carrying `headers` (copied) without Content-Length: a kept answer's and any other's. */
+function notModifiedWith(headers: Headers): Response {
+  const response = new Response(null, { status: 304, headers });
+  response.headers.delete("content-length");
+  return response;
 }

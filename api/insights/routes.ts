@@ -78,16 +78,7 @@ export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
   }
 
   const list = [...days.values()];
-  const answer: InsightsAnswer = {
-    from,
-    to,
-    totals: {
-      views: list.reduce((n, d) => n + d.views, 0),
-      visitors: list.reduce((n, d) => n + d.visitors, 0),
-      clicks: list.reduce((n, d) => n + d.clicks, 0),
-    },
-    days: list,
-    links,
-  };
-  return c.json(answer);
+  const sum = (key: "views" | "visitors" | "clicks") => list.reduce((n, d) => n + d[key], 0);
+  const totals = { views: sum("views"), visitors: sum("visitors"), clicks: sum("clicks") };
+  return c.json<InsightsAnswer>({ from, to, totals, days: list, links });
 });

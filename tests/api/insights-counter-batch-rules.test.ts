@@ -619,6 +619,24 @@ describe("nothing lost: a failed flush, the cap on held hashes, checks under way
     expect(await dayOf(owner, "2026-06-13")).toEqual({ views: 10, visitors: 5 });
   });
 
+  test("hashes kept by a failed flush take their own room under the cap, no more", async () => {
+    freezeClock("2026-06-13T12:00:00Z");
+    const owner = await member();
+    const outage = switchable();
+    const failing = counterOn(outage.db, { flushMs: 0, maxHeldHashes: 4 });
+    await failing.flush(); // the day's salt
+    const visit = (on: InsightsCounter, i: number) => on.view(owner, { address: `10.10.1.${i}`, agent: BROWSER });
+    visit(failing, 0);
+    visit(failing, 1);
+    outage.failNext = 1;
+    await failing.flush(); // kept: 2 of the 4 places taken
+    visit(failing, 2);
+    visit(failing, 3); // room for both
+    visit(failing, 4); // none left: a view only
+    await failing.flush();
+    expect(await dayOf(owner, "2026-06-13")).toEqual({ views: 5, visitors: 4 });
+  });
+
   test("a flush waits for the checks under way, so their counts go with it", async () => {
     freezeClock("2026-06-16T10:00:00Z");
     const owner = await member();

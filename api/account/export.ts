@@ -128,13 +128,17 @@ const sessionsSection: SectionBuilder = async ({ user, db }) => {
 };
 
 /** Issue 14: the profile's daily views and visitors, and each supplement's daily clicks (UTC days). */
-const insightsSection: SectionBuilder = async ({ user, db }) => {
+const insightsSection: SectionBuilder = ({ user, db: outer }) =>
+  // One snapshot, as GET /api/insights: a flush between the reads would split a day's figures.
+  outer.transaction((db) => insightsOf(db, user.id), { isolationLevel: "repeatable read", accessMode: "read only" });
+
+async function insightsOf(db: Db, userId: string) {
   const days = await db
     .select({ date: profileDailyCounts.day, views: profileDailyCounts.views, visitors: profileDailyCounts.visitors })
     .from(profileDailyCounts)
-    .where(eq(profileDailyCounts.userId, user.id))
+    .where(eq(profileDailyCounts.userId, userId))
     .orderBy(asc(profileDailyCounts.day));
-  for (const [date, visitors] of await batchedVisitors(db, user.id)) {
+  for (const [date, visitors] of await batchedVisitors(db, userId)) {
     const day = days.find((d) => d.date === date);
     if (day) day.visitors += visitors;
   }
@@ -146,10 +150,10 @@ const insightsSection: SectionBuilder = async ({ user, db }) => {
     })
     .from(supplementDailyClicks)
     .innerJoin(supplements, eq(supplements.id, supplementDailyClicks.supplementId))
-    .where(eq(supplements.userId, user.id))
+    .where(eq(supplements.userId, userId))
     .orderBy(asc(supplementDailyClicks.day), asc(supplementDailyClicks.supplementId));
   return { profileDays: days, linkClicks: clicks };
-};
+}
 
 /** Issue 19: every logged dose, oldest first (with the name the supplement had). */
 const intakesSection: SectionBuilder = ({ user, db }) => exportIntakes(db, user.id);

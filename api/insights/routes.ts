@@ -22,17 +22,32 @@ export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
   const range = parsed.data.days;
   const to = utcDate(now());
   const from = addDays(to, 1 - range);
-  const db = c.get("ctx").database.db;
-
   const days = new Map<string, InsightsDay>();
   for (let i = 0; i < range; i++) {
     const date = addDays(from, i);
     days.set(date, { date, views: 0, visitors: 0, clicks: 0 });
   }
-  const viewRows = await db
-    .select({ day: profileDailyCounts.day, views: profileDailyCounts.views, visitors: profileDailyCounts.visitors })
-    .from(profileDailyCounts)
-    .where(and(eq(profileDailyCounts.userId, user.id), between(profileDailyCounts.day, from, to)));
+  // One snapshot: a flush or the day's adding up between two reads would split a day's figures.
+  const [counts, clicks] = [profileDailyCounts, supplementDailyClicks];
+  const [viewRows, batched, clickRows] = await c.get("ctx").database.db.transaction(
+    async (db) =>
+      [
+        await db
+          .select({ day: counts.day, views: counts.views, visitors: counts.visitors })
+          .from(counts)
+          .where(and(eq(counts.userId, user.id), between(counts.day, from, to))),
+        await batchedVisitors(db, user.id, { from, to }),
+        user.isPremium
+          ? await db
+              .select({ id: supplements.id, name: supplements.name, day: clicks.day, clicks: clicks.clicks })
+              .from(supplements)
+              .leftJoin(clicks, and(eq(clicks.supplementId, supplements.id), between(clicks.day, from, to)))
+              .where(and(eq(supplements.userId, user.id), isNotNull(supplements.affiliateLink)))
+              .orderBy(asc(supplements.sortOrder), asc(supplements.id))
+          : [],
+      ] as const,
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
   for (const row of viewRows) {
     const day = days.get(row.day);
     if (day) {
@@ -40,40 +55,23 @@ export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
       day.visitors = row.visitors;
     }
   }
-  for (const [date, visitors] of await batchedVisitors(db, user.id, { from, to })) {
+  for (const [date, visitors] of batched) {
     const day = days.get(date);
     if (day) day.visitors += visitors;
   }
-
   const links: InsightsAnswer["links"] = [];
-  if (user.isPremium) {
-    const clickRows = await db
-      .select({
-        id: supplements.id,
-        name: supplements.name,
-        day: supplementDailyClicks.day,
-        clicks: supplementDailyClicks.clicks,
-      })
-      .from(supplements)
-      .leftJoin(
-        supplementDailyClicks,
-        and(eq(supplementDailyClicks.supplementId, supplements.id), between(supplementDailyClicks.day, from, to)),
-      )
-      .where(and(eq(supplements.userId, user.id), isNotNull(supplements.affiliateLink)))
-      .orderBy(asc(supplements.sortOrder), asc(supplements.id));
-    const byId = new Map<number, InsightsAnswer["links"][number]>();
-    for (const row of clickRows) {
-      let link = byId.get(row.id);
-      if (!link) {
-        link = { supplementId: row.id, name: row.name, clicks: 0 };
-        byId.set(row.id, link);
-        links.push(link);
-      }
-      if (row.day && row.clicks) {
-        link.clicks += row.clicks;
-        const day = days.get(row.day);
-        if (day) day.clicks += row.clicks;
-      }
+  const byId = new Map<number, InsightsAnswer["links"][number]>();
+  for (const row of clickRows) {
+    let link = byId.get(row.id);
+    if (!link) {
+      link = { supplementId: row.id, name: row.name, clicks: 0 };
+      byId.set(row.id, link);
+      links.push(link);
+    }
+    if (row.day && row.clicks) {
+      link.clicks += row.clicks;
+      const day = days.get(row.day);
+      if (day) day.clicks += row.clicks;
     }
   }
 

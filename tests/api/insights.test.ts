@@ -9,6 +9,7 @@ import { freezeClock, resetClock } from "../../api/clock";
 import { counterOf, InsightsCounter, MAX_FLUSH_VISITS, MAX_SEEN } from "../../api/insights/counter";
 import { profileDailyCounts, supplementDailyClicks, visitorBatches, visitSalts } from "../../db/schema";
 import type { InsightsAnswer } from "../../src/lib/insights";
+import { usingPostgres } from "../support/db";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, uniqueName } from "../support/users";
 import { storedVisitorHash } from "../support/visitor-hash";
@@ -150,6 +151,53 @@ describe("GET /api/insights", () => {
     expect(body.totals).toEqual({ views: 1, visitors: 1, clicks: 0 });
     expect(body.links).toEqual([]);
   });
+
+  /** The two readers of a member's figures, each as views and clicks in all. */
+  const READERS: [string, (owner: ApiUser) => Promise<{ views: number; clicks: number }>][] = [
+    ["GET /api/insights", async (owner) => (await insights(owner)).body.totals],
+    [
+      "the export's insights",
+      async (owner) => {
+        const res = await api.fetch("/api/account/export?format=json", { headers: { cookie: owner.cookie } });
+        const { insights: section } = (await res.json()) as {
+          insights: { profileDays: { views: number }[]; linkClicks: { clicks: number }[] };
+        };
+        return {
+          views: section.profileDays.reduce((n, d) => n + d.views, 0),
+          clicks: section.linkClicks.reduce((n, c) => n + c.clicks, 0),
+        };
+      },
+    ],
+  ];
+
+  // Postgres only: it holds a lock from a second connection, which PGlite (one connection) cannot.
+  test.skipIf(!usingPostgres()).each(READERS)(
+    "%s reads one snapshot: a flush that commits between its reads shows in none of them",
+    async (_reader, read) => {
+      freezeClock("2026-05-19T08:00:00Z");
+      const owner = await createUser(api, { username: uniqueName("snapshot"), premium: true });
+      const id = await addLinked(owner, "snap");
+      const db = api.ctx.database.db;
+      let answer: ReturnType<typeof read> | undefined;
+      // A flush as the counter writes it (views and a click in one transaction), held open on a
+      // lock the visitors' read waits for, and committed once the reader waits on it.
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`lock table visitor_batches in access exclusive mode`);
+        answer = read(owner);
+        for (let waited = 0; waited < 5000; waited += 20) {
+          const rows = (await db.execute(
+            sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+          )) as unknown as { n: number }[];
+          if (Number(rows[0]?.n) > 0) break;
+          await Bun.sleep(20);
+        }
+        await tx.insert(profileDailyCounts).values({ userId: owner.id, day: "2026-05-19", views: 3 });
+        await tx.insert(supplementDailyClicks).values({ supplementId: id, day: "2026-05-19", clicks: 2 });
+      });
+      expect(await answer).toMatchObject({ views: 0, clicks: 0 });
+      expect(await read(owner)).toMatchObject({ views: 3, clicks: 2 });
+    },
+  );
 
   test("links: every supplement with a link, in the list's order, zero clicks included", async () => {
     freezeClock("2026-05-20T08:00:00Z");

@@ -15,6 +15,10 @@ import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** `read`'s statements in one read-only snapshot: a write committing between them shows in none. */
+export const inOneSnapshot = <T>(db: Db, read: (db: Db) => Promise<T>): Promise<T> =>
+  db.transaction(read, { isolationLevel: "repeatable read", accessMode: "read only" });
+
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";

@@ -8,22 +8,14 @@
  * hash, session or OAuth tokens, Stripe ids or card data. Details: docs/features.md.
  */
 import { and, asc, eq, getTableColumns, gt } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import {
-  accounts,
-  profileDailyCounts,
-  sessions,
-  supplementDailyClicks,
-  supplements,
-  type User,
-  users,
-} from "../../db/schema";
+import { type Db, inOneSnapshot } from "../../db/client";
+import { accounts, sessions, supplementDailyClicks, supplements, type User, users } from "../../db/schema";
 import { EXPORT_FORMAT } from "../../src/lib/account";
 import { deviceName } from "../../src/lib/user-agent";
 import { now } from "../clock";
 import type { AppContext } from "../context";
 import { notFound } from "../http";
-import { batchedVisitors } from "../insights/counter";
+import { profileDays } from "../insights/counter";
 import { errorFields, log } from "../log";
 import { listSupplements } from "../queries/supplements";
 import { exportReminders } from "../reminders/settings";
@@ -128,32 +120,21 @@ const sessionsSection: SectionBuilder = async ({ user, db }) => {
 };
 
 /** Issue 14: the profile's daily views and visitors, and each supplement's daily clicks (UTC days). */
-const insightsSection: SectionBuilder = ({ user, db: outer }) =>
+const insightsSection: SectionBuilder = ({ user, db }) =>
   // One snapshot, as GET /api/insights: a flush between the reads would split a day's figures.
-  outer.transaction((db) => insightsOf(db, user.id), { isolationLevel: "repeatable read", accessMode: "read only" });
-
-async function insightsOf(db: Db, userId: string) {
-  const days = await db
-    .select({ date: profileDailyCounts.day, views: profileDailyCounts.views, visitors: profileDailyCounts.visitors })
-    .from(profileDailyCounts)
-    .where(eq(profileDailyCounts.userId, userId))
-    .orderBy(asc(profileDailyCounts.day));
-  for (const [date, visitors] of await batchedVisitors(db, userId)) {
-    const day = days.find((d) => d.date === date);
-    if (day) day.visitors += visitors;
-  }
-  const clicks = await db
-    .select({
-      date: supplementDailyClicks.day,
-      supplementId: supplementDailyClicks.supplementId,
-      clicks: supplementDailyClicks.clicks,
-    })
-    .from(supplementDailyClicks)
-    .innerJoin(supplements, eq(supplements.id, supplementDailyClicks.supplementId))
-    .where(eq(supplements.userId, userId))
-    .orderBy(asc(supplementDailyClicks.day), asc(supplementDailyClicks.supplementId));
-  return { profileDays: days, linkClicks: clicks };
-}
+  inOneSnapshot(db, async (tx) => ({
+    profileDays: await profileDays(tx, user.id),
+    linkClicks: await tx
+      .select({
+        date: supplementDailyClicks.day,
+        supplementId: supplementDailyClicks.supplementId,
+        clicks: supplementDailyClicks.clicks,
+      })
+      .from(supplementDailyClicks)
+      .innerJoin(supplements, eq(supplements.id, supplementDailyClicks.supplementId))
+      .where(eq(supplements.userId, user.id))
+      .orderBy(asc(supplementDailyClicks.day), asc(supplementDailyClicks.supplementId)),
+  }));
 
 /** Issue 19: every logged dose, oldest first (with the name the supplement had). */
 const intakesSection: SectionBuilder = ({ user, db }) => exportIntakes(db, user.id);

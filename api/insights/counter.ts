@@ -7,10 +7,11 @@
  * docs/insights.md.
  */
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { and, asc, between, eq, sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import type { Database } from "../../db/client";
 import { rowsOf } from "../../db/rows";
+import { profileDailyCounts as counts } from "../../db/schema";
 import { utcDate } from "../../src/lib/insights";
 import { now, nowMs } from "../clock";
 import { errorFields, log } from "../log";
@@ -319,6 +320,20 @@ export async function batchedVisitors(
       group by b.day`),
   );
   return new Map(rows.map((row) => [row.day, Number(row.n)]));
+}
+
+/** `userId`'s page per UTC day, oldest first: its views, and its visitors added up plus those still in batches. */
+export async function profileDays(db: Database["db"], userId: string, range?: { from: string; to: string }) {
+  const days = await db
+    .select({ date: counts.day, views: counts.views, visitors: counts.visitors })
+    .from(counts)
+    .where(and(eq(counts.userId, userId), range && between(counts.day, range.from, range.to)))
+    .orderBy(asc(counts.day));
+  for (const [date, visitors] of await batchedVisitors(db, userId, range)) {
+    const day = days.find((d) => d.date === date);
+    if (day) day.visitors += visitors;
+  }
+  return days;
 }
 
 /** The instance's one counter, flushing every INSIGHTS_FLUSH_MS. */

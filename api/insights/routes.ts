@@ -5,13 +5,14 @@
  */
 import { and, asc, between, eq, isNotNull } from "drizzle-orm";
 import { Hono } from "hono";
-import { profileDailyCounts, supplementDailyClicks, supplements } from "../../db/schema";
+import { inOneSnapshot } from "../../db/client";
+import { supplementDailyClicks as clicks, supplements } from "../../db/schema";
 import { addDays, INSIGHTS_DAYS_MESSAGE, type InsightsAnswer, type InsightsDay, utcDate } from "../../src/lib/insights";
 import { insightsQuerySchema } from "../../src/lib/validation";
 import { now } from "../clock";
 import { type AppEnv, requireUser } from "../env";
 import { badRequest, fieldErrors } from "../http";
-import { batchedVisitors } from "./counter";
+import { profileDays } from "./counter";
 
 export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
   const user = await requireUser(c);
@@ -28,15 +29,11 @@ export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
     days.set(date, { date, views: 0, visitors: 0, clicks: 0 });
   }
   // One snapshot: a flush or the day's adding up between two reads would split a day's figures.
-  const [counts, clicks] = [profileDailyCounts, supplementDailyClicks];
-  const [viewRows, batched, clickRows] = await c.get("ctx").database.db.transaction(
+  const [dayRows, clickRows] = await inOneSnapshot(
+    c.get("ctx").database.db,
     async (db) =>
       [
-        await db
-          .select({ day: counts.day, views: counts.views, visitors: counts.visitors })
-          .from(counts)
-          .where(and(eq(counts.userId, user.id), between(counts.day, from, to))),
-        await batchedVisitors(db, user.id, { from, to }),
+        await profileDays(db, user.id, { from, to }),
         user.isPremium
           ? await db
               .select({ id: supplements.id, name: supplements.name, day: clicks.day, clicks: clicks.clicks })
@@ -46,19 +43,8 @@ export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
               .orderBy(asc(supplements.sortOrder), asc(supplements.id))
           : [],
       ] as const,
-    { isolationLevel: "repeatable read", accessMode: "read only" },
   );
-  for (const row of viewRows) {
-    const day = days.get(row.day);
-    if (day) {
-      day.views = row.views;
-      day.visitors = row.visitors;
-    }
-  }
-  for (const [date, visitors] of batched) {
-    const day = days.get(date);
-    if (day) day.visitors += visitors;
-  }
+  for (const row of dayRows) if (days.has(row.date)) days.set(row.date, { ...row, clicks: 0 });
   const links: InsightsAnswer["links"] = [];
   const byId = new Map<number, InsightsAnswer["links"][number]>();
   for (const row of clickRows) {

@@ -10,7 +10,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { and, eq, sql } from "drizzle-orm";
 import { Caches } from "../../api/cache";
 import { freezeClock, resetClock } from "../../api/clock";
-import { batchedVisitors, counterOf, InsightsCounter, MAX_FLUSH_VISITS, MAX_KEYS } from "../../api/insights/counter";
+import {
+  batchedVisitors,
+  counterOf,
+  InsightsCounter,
+  MAX_FLUSH_VISITS,
+  MAX_KEYS,
+  profileDays,
+} from "../../api/insights/counter";
 import type { AppContext } from "../../api/types";
 import { type Database, type Db, openDatabase } from "../../db/client";
 import { profileDailyCounts, supplementDailyClicks, supplements, users, visitorBatches } from "../../db/schema";
@@ -482,6 +489,29 @@ describe("UTC days: once per visitor per day, the salt rotates at UTC midnight",
     move("2026-10-02T00:00:01Z");
     await c.flush();
     expect((await batchedVisitors(db, owner)).size).toBe(0);
+  });
+
+  test("profileDays: each day's views, its added-up visitors plus its batches', oldest first, within a range's bounds only", async () => {
+    const move = freezeClock("2026-10-03T10:00:00Z");
+    const owner = await member();
+    const c = counterOn();
+    await c.flush();
+    c.view(owner, { address: "10.3.1.1", agent: BROWSER });
+    c.view(owner, { address: "10.3.1.2", agent: BROWSER });
+    c.view(owner, { address: "10.3.1.2", agent: BROWSER });
+    await c.flush();
+    move("2026-10-04T09:00:00Z");
+    c.view(owner, { address: "10.3.1.1", agent: BROWSER });
+    await c.flush(); // the 3rd added up: its visitors in its total now; the 4th's in a batch
+    c.view(owner, { address: "10.3.1.3", agent: BROWSER });
+    await c.flush();
+    expect(await batchedVisitors(db, owner)).toEqual(new Map([["2026-10-04", 2]]));
+    const third = { date: "2026-10-03", views: 3, visitors: 2 };
+    const fourth = { date: "2026-10-04", views: 2, visitors: 2 };
+    expect(await profileDays(db, owner)).toEqual([third, fourth]);
+    expect(await profileDays(db, owner, { from: "2026-10-04", to: "2026-10-10" })).toEqual([fourth]);
+    expect(await profileDays(db, owner, { from: "2026-09-27", to: "2026-10-03" })).toEqual([third]);
+    expect(await profileDays(db, owner, { from: "2026-10-05", to: "2026-10-11" })).toEqual([]);
   });
 });
 

@@ -8,13 +8,16 @@ import type { Subprocess } from "bun";
 
 export const ROOT = join(import.meta.dir, "../..");
 
+/** package.json's scripts. */
+export const packageScripts = (): Record<string, string> =>
+  JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts;
+
 /**
  * The environment `npm start` and `npm run serve` give the server: the `NAME=value` words of
  * package.json's `serve` script before `bun server.ts` (JavaScriptCore's memory budget).
  */
 export function shippedEnv(): Record<string, string> {
-  const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
-  const words = (scripts.serve ?? "").split(/\s+/);
+  const words = (packageScripts().serve ?? "").split(/\s+/);
   return Object.fromEntries(words.slice(0, words.indexOf("bun")).map((word) => word.split("=", 2) as [string, string]));
 }
 

@@ -27,7 +27,7 @@ import { dirname, join } from "node:path";
 import { CONFIG_VARIABLES, DEFAULT_DRAIN_SECONDS, parseConfig } from "../../api/config";
 import { FINISH_MS } from "../../src/host/shutdown";
 import { PROFILE_IMAGE_MAX_BYTES } from "../../src/lib/constants";
-import { ROOT, run, shippedEnv } from "../support/process";
+import { packageScripts, ROOT, run, shippedEnv } from "../support/process";
 
 const deploy = (name: string) => readFileSync(join(ROOT, "deploy", name), "utf8");
 const unit = deploy("stacktrack@.service");
@@ -128,7 +128,7 @@ describe("deploy/stacktrack@.service", () => {
   });
 
   test("gives JavaScriptCore the memory budget `npm start` gives it (BUN_JSC_forceRAMSize)", () => {
-    const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
+    const scripts = packageScripts();
     expect(scripts.start).toEndWith(`&& ${scripts.serve}`);
     const budget = shippedEnv().BUN_JSC_forceRAMSize;
     expect(Number(budget)).toBe(256 * 1024 * 1024);

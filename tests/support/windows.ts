@@ -16,3 +16,12 @@ export async function inOneWindow(scenario: () => Promise<void>, limit: Limit): 
     }
   }
 }
+
+/**
+ * For scenarios that cannot simply run again (processes of their own, accounts spent): waits
+ * for a fresh minute window when fewer than `needSeconds` are left of this one.
+ */
+export async function freshMinute(needSeconds: number): Promise<void> {
+  const left = 60 - ((Date.now() / 1000) % 60);
+  if (left < needSeconds) await Bun.sleep(left * 1000 + 100);
+}

@@ -135,6 +135,11 @@ const envSchema = z
         .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: or https: URL")
         .optional(),
     ),
+    /**
+     * The most milliseconds any one call to another system (a push service, Stripe) may take,
+     * connection, answer and body together (api/outbound.ts); SECURITY.md "Calls to other systems".
+     */
+    OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
     /** How often (ms) an instance plans and sends due reminders; 0: never (tests drive it). */
     REMINDER_TICK_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
     /**

@@ -1,6 +1,7 @@
 /**
  * Web Push (issue 39): the VAPID key pair, the browsers' subscriptions, and one push sent
- * with `web-push` (it signs the VAPID JWT and encrypts the payload, aes128gcm).
+ * (`web-push` signs the VAPID JWT and encrypts the payload, aes128gcm; we send it, under our
+ * own deadline and answer bound, issue 45).
  *
  *   GET    /api/push/key                 { publicKey }
  *   POST   /api/push/subscriptions       PushSubscription.toJSON() -> 201 { id } (upsert by endpoint)
@@ -20,6 +21,7 @@ import type { Config } from "./config";
 import { type AppEnv, requireUser } from "./env";
 import { notFound, readJson } from "./http";
 import { log } from "./log";
+import { drainBounded, withDeadline } from "./outbound";
 import type { AppContext } from "./types";
 
 export interface Vapid {
@@ -87,6 +89,8 @@ export interface PushOptions {
   ttl: number;
   /** Replaces an undelivered message with the same topic (a retry replaces its twin). */
   topic: string;
+  /** The whole exchange's deadline (config OUTBOUND_TIMEOUT_MS). */
+  deadlineMs: number;
 }
 
 /** A VAPID JWT lives 12 h (web-push's default); a signed one is reused for 11 h. */
@@ -110,18 +114,33 @@ export function vapidAuthorization(vapid: Vapid, endpoint: string): string {
   return header.Authorization;
 }
 
-let agent: https.Agent | undefined;
-/**
- * Connections kept open to each push service: without an agent web-push opens a TLS connection
- * per message, a handshake on both sides each time. Made on first use, with the global agent's
- * TLS options (its CA list: the tests' local push service).
- */
-const pushAgent = () => (agent ??= new https.Agent({ ...https.globalAgent.options, keepAlive: true }));
+/** Bytes of a push service's answer read at most (its status says everything we need). */
+export const PUSH_ANSWER_BYTES = 4096;
 
-/** Sends one encrypted push. 404/410: the subscription is gone (the caller deletes it). */
-export async function sendPush(vapid: Vapid, target: PushTarget, payload: unknown, options: PushOptions) {
+/**
+ * The TLS options for push services: the global agent's CA list when one was set (the tests'
+ * local push service), else the system's. fetch keeps connections to each service open.
+ */
+const tlsOptions = () => {
+  const ca = https.globalAgent.options.ca;
+  return ca ? { tls: { ca } } : {};
+};
+
+/**
+ * Sends one encrypted push (web-push encrypts it, aes128gcm, and builds the request) with our
+ * own transport: the whole exchange within `options.deadlineMs` (api/outbound.ts: a signal and
+ * a race), at most PUSH_ANSWER_BYTES of the answer read, no redirect followed. The status
+ * decides: 2xx sent; 404/410 the subscription is gone (the caller deletes it); anything else,
+ * a deadline or a broken connection, failed (the caller retries).
+ */
+export async function sendPush(
+  vapid: Vapid,
+  target: PushTarget,
+  payload: unknown,
+  options: PushOptions,
+): Promise<PushOutcome> {
   try {
-    await webpush.sendNotification(
+    const request = webpush.generateRequestDetails(
       { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
       JSON.stringify(payload),
       {
@@ -130,17 +149,30 @@ export async function sendPush(vapid: Vapid, target: PushTarget, payload: unknow
         TTL: options.ttl,
         urgency: "high",
         topic: options.topic,
-        timeout: 10_000,
-        agent: pushAgent(),
       },
     );
-    return "sent" as const;
+    const status = await withDeadline(options.deadlineMs, async (signal) => {
+      const answer = await fetch(request.endpoint, {
+        method: request.method,
+        headers: request.headers as unknown as Record<string, string>,
+        body: request.body as Buffer<ArrayBuffer> | null,
+        redirect: "manual",
+        signal,
+        ...tlsOptions(),
+      });
+      // The rest of a small answer is read so the connection can carry the next push; a long,
+      // slow or cut-short one is dropped (and its connection with it), never waited for.
+      void drainBounded(answer.body, PUSH_ANSWER_BYTES, options.deadlineMs);
+      return answer.status;
+    });
+    if (status >= 200 && status < 300) return "sent";
+    if (status === 404 || status === 410) return "gone";
+    log.warn("push delivery failed", { status, error: "status" });
+    return "failed";
   } catch (error) {
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status === 404 || status === 410) return "gone" as const;
     // Never log the endpoint (a capability URL) or the body.
-    log.warn("push delivery failed", { status: status ?? null, error: (error as Error).name });
-    return "failed" as const;
+    log.warn("push delivery failed", { status: null, error: (error as Error).name });
+    return "failed";
   }
 }
 

@@ -4,7 +4,7 @@
  * mark them. Every statement is set-based: a tick is a handful of statements whatever the
  * number of users. Why an outbox table and not a job queue: docs/reminders.md.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import {
   LATE_LIMIT_MINUTES,
@@ -16,13 +16,19 @@ import {
 } from "../../src/lib/reminders";
 import { log } from "../log";
 import { dueSlots } from "./due";
+import { everyoneOrEach } from "./isolate";
 import type { OpenDose } from "./message";
 
 const MINUTE = 60_000;
 /** How far back the planner looks: rows missed while every instance was down are inserted as dropped (and logged). */
 export const PLAN_LOOKBACK_MS = 6 * 60 * MINUTE;
-/** How long a claim holds a row: longer than any delivery (web-push times out after 10 s). */
+/**
+ * How long a claim holds a row. A batch starts no delivery after SEND_BUDGET_MS (the sender
+ * releases what is left), and every delivery ends within OUTBOUND_TIMEOUT_MS (at most 30 s):
+ * so the batch is marked before its lease runs out and no other sender sends a row twice.
+ */
 export const LEASE_MS = 60_000;
+export const SEND_BUDGET_MS = 25_000;
 export const CLAIM_BATCH = 200;
 
 const rowsOf = <T>(result: unknown): T[] =>
@@ -38,11 +44,33 @@ export interface PlannedRow {
   status: "pending" | "dropped";
 }
 
+/** The (zone, time) pairs' due occurrences; a zone Intl does not know is logged with its users' ids and skipped. */
+async function dueOf(db: Db, pairs: { zone: string; time: string }[], at: Date) {
+  const out: ReturnType<typeof dueSlots> = [];
+  const bad = new Set<string>();
+  for (const pair of pairs) {
+    try {
+      out.push(...dueSlots([pair], at, PLAN_LOOKBACK_MS));
+    } catch {
+      bad.add(pair.zone);
+    }
+  }
+  for (const zone of bad) {
+    const ids = rowsOf<{ id: string }>(
+      await db.execute(sql`select u.id from users u join reminder_settings s on s.user_id = u.id
+        where u.time_zone = ${zone} and (s.email or s.push) order by u.id limit 20`),
+    ).map((r) => r.id);
+    log.warn("reminders skipped: the users' time zone is unknown", { zone: zone.slice(0, 64), userIds: ids });
+  }
+  return out;
+}
+
 /**
  * One planning round at `at`: the slot times in use per zone are read (a small distinct
  * list), their due instants computed (api/reminders/due.ts), and every user's due reminders
  * and follow-ups inserted by ONE statement, ON CONFLICT DO NOTHING. Rows more than
- * LATE_LIMIT_MINUTES late go in as `dropped`: never sent, returned to be logged.
+ * LATE_LIMIT_MINUTES late go in as `dropped`: never sent, returned to be logged. Should the
+ * statement fail, it runs again user by user and a failing user is logged and skipped (./isolate.ts).
  */
 export async function planReminders(db: Db, at: Date): Promise<PlannedRow[]> {
   const pairs = rowsOf<{ zone: string; time: string }>(
@@ -52,14 +80,18 @@ export async function planReminders(db: Db, at: Date): Promise<PlannedRow[]> {
       cross join lateral (values (s.morning), (s.afternoon), (s.evening), (s.bedtime)) t(time)
       where s.email or s.push`),
   );
-  const due = dueSlots(pairs, at, PLAN_LOOKBACK_MS).map((d) => ({
+  const due = (await dueOf(db, pairs, at)).map((d) => ({
     zone: d.zone,
     time: d.time,
     local_date: d.date,
     due_at: iso(d.dueAt),
   }));
   const atIso = iso(at);
-  const result = await db.execute(sql`
+  const only = (column: SQL, ids: string[] | null) =>
+    ids ? sql`and ${column} in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))` : sql``;
+  const plan = async (ids: string[] | null) =>
+    rowsOf<PlannedRow>(
+      await db.execute(sql`
     insert into reminder_outbox (user_id, local_date, slot, kind, channel, due_at, status, next_at)
     select p.user_id, p.local_date, p.slot, p.kind, p.channel, p.due_at,
       case when ${atIso}::timestamptz - p.due_at > make_interval(mins => ${LATE_LIMIT_MINUTES}) then 'dropped' else 'pending' end,
@@ -71,7 +103,7 @@ export async function planReminders(db: Db, at: Date): Promise<PlannedRow[]> {
       join reminder_settings s on s.user_id = u.id
       cross join lateral (values ('morning', s.morning), ('afternoon', s.afternoon), ('evening', s.evening), ('bedtime', s.bedtime)) as sl(slot, time)
       cross join lateral (values ('push', s.push), ('email', s.email)) as ch(channel, enabled)
-      where sl.time = c.time and ch.enabled and c.due_at >= s.changed_at
+      where sl.time = c.time and ch.enabled and c.due_at >= s.changed_at ${only(sql`s.user_id`, ids)}
       union all
       select o.user_id, o.local_date, o.slot, 'follow-up', o.channel, o.due_at + make_interval(mins => s.follow_up_minutes)
       from reminder_outbox o join reminder_settings s on s.user_id = o.user_id
@@ -79,11 +111,16 @@ export async function planReminders(db: Db, at: Date): Promise<PlannedRow[]> {
         and o.due_at > ${atIso}::timestamptz - make_interval(mins => ${PLAN_LOOKBACK_MS / MINUTE + 120})
         and s.follow_up_minutes > 0
         and o.due_at + make_interval(mins => s.follow_up_minutes) <= ${atIso}::timestamptz
-        and case o.channel when 'push' then s.push else s.email end
+        and case o.channel when 'push' then s.push else s.email end ${only(sql`o.user_id`, ids)}
     ) p
     on conflict (user_id, local_date, slot, kind, channel) do nothing
-    returning user_id as "userId", local_date::text as "localDate", slot, kind, channel, status`);
-  return rowsOf<PlannedRow>(result);
+    returning user_id as "userId", local_date::text as "localDate", slot, kind, channel, status`),
+    );
+  const users = async () =>
+    rowsOf<{ user_id: string }>(await db.execute(sql`select user_id from reminder_settings where email or push`)).map(
+      (r) => r.user_id,
+    );
+  return everyoneOrEach(plan, users, "reminder planning");
 }
 
 export interface ClaimedRow {
@@ -129,17 +166,32 @@ export async function claimReminders(
 
 export type Outcome =
   | { id: number; status: "sent" | "skipped" | "dropped" | "failed" }
-  | { id: number; status: "pending"; nextAt: string };
+  | { id: number; status: "pending"; nextAt: string; released?: true };
 
 /** Back-off after the `attempts`-th failure: 30 s, 1, 2, 4 min, then every 5 min. */
 export const retryDelayMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(attempts - 1, 0), 5 * MINUTE);
 
-/** What a failed delivery becomes: retried later, or failed once past RETRY_WINDOW_MINUTES after its due time. */
+/** Deliveries of one row at most: the first and MAX_ATTEMPTS - 1 retries. */
+export const MAX_ATTEMPTS = 6;
+
+/**
+ * What a failed (or timed-out) delivery becomes: retried after retryDelayMs, or failed after
+ * MAX_ATTEMPTS deliveries or once the retry would come past RETRY_WINDOW_MINUTES after its due time.
+ */
 export function afterFailure(row: Pick<ClaimedRow, "id" | "attempts" | "dueAt">, at: Date): Outcome {
   const next = at.getTime() + retryDelayMs(row.attempts);
-  if (next > new Date(row.dueAt).getTime() + RETRY_WINDOW_MINUTES * MINUTE) return { id: row.id, status: "failed" };
+  const tooLate = next > new Date(row.dueAt).getTime() + RETRY_WINDOW_MINUTES * MINUTE;
+  if (row.attempts >= MAX_ATTEMPTS || tooLate) return { id: row.id, status: "failed" };
   return { id: row.id, status: "pending", nextAt: iso(next) };
 }
+
+/** A claimed row this sender did not get to (past SEND_BUDGET_MS): due again at once, for any sender. */
+export const released = (row: Pick<ClaimedRow, "id">, at: Date): Outcome => ({
+  id: row.id,
+  status: "pending",
+  nextAt: iso(at),
+  released: true,
+});
 
 /** The log line of a reminder dropped for being late (never sent late). */
 export function logDropped(
@@ -164,11 +216,14 @@ export async function markReminders(db: Db, outcomes: Outcome[], lease: string, 
     id: o.id,
     status: o.status,
     next_at: o.status === "pending" ? o.nextAt : null,
+    // A released row was not tried: its claim does not count as an attempt.
+    tried: !(o.status === "pending" && o.released),
   }));
   const result = await db.execute(sql`
     update reminder_outbox o set status = m.status, next_at = coalesce(m.next_at, o.next_at), lease_until = null,
-      sent_at = case when m.status = 'sent' then ${iso(at)}::timestamptz else o.sent_at end
-    from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as m(id bigint, status text, next_at timestamptz)
+      sent_at = case when m.status = 'sent' then ${iso(at)}::timestamptz else o.sent_at end,
+      attempts = case when m.tried then o.attempts else o.attempts - 1 end
+    from jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) as m(id bigint, status text, next_at timestamptz, tried boolean)
     where o.id = m.id and o.lease_until = ${lease}::timestamptz
     returning o.id`);
   return rowsOf(result).length;

@@ -5,14 +5,16 @@
  * recount starts a new run-out. Exactly once across instances: the mark is a conditional
  * UPDATE, so only one planner's statement gets the row. See docs/stock.md.
  */
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Supplement, supplements } from "../../db/schema";
-import { dateIn } from "../../src/lib/dates";
+import { isCalendarDate } from "../../src/lib/dates";
 import type { ReminderPayload } from "../../src/lib/reminders";
 import { leftPhrase, runsOutWords, stockOf } from "../../src/lib/stock";
+import { log } from "../log";
 import { factsOf, leadOf, stockColumns } from "../queries/stock";
 import { rowsOf } from "../supplement-trash";
+import { everyoneOrEach, perUser, reasonOf, todaysIn } from "./isolate";
 import { TODAY_URL } from "./message";
 
 /** The e-mail's line to the app (reminderMail's `action`). */
@@ -35,13 +37,14 @@ interface StockRow {
   userId: string;
   name: string;
   quantityType: string;
-  zone: string;
+  /** The user's date at the round's instant (null: a zone Intl does not know). */
+  today: string | null;
   facts: ReturnType<typeof factsOf>;
   lead: number;
 }
 
 const rowColumns = sql`s.id, s.user_id, s.name, s.quantity_type, s.units_per_pack, s.stock_count, s.stock_refills,
-  s.schedule, s.dose_amount, coalesce(u.time_zone, 'UTC') as zone`;
+  s.schedule, s.dose_amount, z.today::text as today`;
 
 function toStockRow(raw: Record<string, unknown>): StockRow {
   const row = {
@@ -58,59 +61,107 @@ function toStockRow(raw: Record<string, unknown>): StockRow {
     userId: String(raw.user_id),
     name: String(raw.name),
     quantityType: String(raw.quantity_type),
-    zone: String(raw.zone),
+    today: raw.today == null ? null : String(raw.today),
     facts: factsOf(row, raw.stock_used, raw.stock_recent),
     lead: leadOf(raw.refill_lead_days),
   };
 }
 
-/** The user's today in their zone at `at`, as SQL (for the as-needed window). */
-const todayAt = (at: Date) => sql`((${at.toISOString()}::timestamptz at time zone coalesce(u.time_zone, 'UTC'))::date)`;
+/**
+ * Joins each user `u` to their zone's date at `at` as `z.today`, computed here with Intl
+ * (./isolate.ts todaysIn), never by the database: a zone Postgres does not know (an old row)
+ * must not fail the statement for everyone. Unknown to Intl too: `z.today` is null.
+ */
+async function zoneDays(db: Db, at: Date, usersOf: SQL): Promise<SQL> {
+  const zones = rowsOf(
+    await db.execute(sql`select distinct coalesce(u.time_zone, 'UTC') as zone from users u where u.id in (${usersOf})`),
+  ).map((r) => String(r.zone));
+  const days = JSON.stringify(todaysIn(zones, at));
+  return sql`left join jsonb_to_recordset(${days}::jsonb) as z(zone text, today date) on z.zone = coalesce(u.time_zone, 'UTC')`;
+}
 
-const stockSelect = (at: Date) => {
-  const c = stockColumns("s", todayAt(at));
+const stockSelect = () => {
+  const c = stockColumns("s", sql`z.today`);
   return sql`${c.stockUsed} as stock_used, ${c.stockRecent} as stock_recent, ${c.refillLeadDays} as refill_lead_days`;
 };
+
+/** The row's stock at its user's today; null (logged with the ids) when the row cannot be judged. */
+function judged(row: StockRow): { today: string; stock: NonNullable<ReturnType<typeof stockOf>> } | null {
+  const ids = { userId: row.userId, supplementId: row.id };
+  if (row.today === null) {
+    log.warn("refill reminder skipped: the user's time zone is unknown", ids);
+    return null;
+  }
+  try {
+    const stock = stockOf(row.facts, row.today, row.lead);
+    if (!stock) return null;
+    if (stock.runsOutOn !== null && !isCalendarDate(stock.runsOutOn)) throw new Error(`run-out ${stock.runsOutOn}`);
+    return { today: row.today, stock };
+  } catch (error) {
+    log.warn("refill reminder skipped: the stock cannot be judged", { ...ids, ...reasonOf(error) });
+    return null;
+  }
+}
+
+const WANTS_REFILLS = sql`(rs.email or rs.push) and rs.refill_lead_days > 0`;
+const idsIn = (ids: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))`;
 
 /**
  * One planning round at `at`: the stock of users with a channel on and a lead time, not yet
  * reminded for its current run-out (one statement), judged here (src/lib/stock.ts); those
  * due are marked and their outbox rows inserted (one statement). Answers how many rows went in.
+ * A row that cannot be judged, or a user whose statement fails, is logged and skipped (./isolate.ts).
  */
 export async function planRefillReminders(db: Db, at: Date): Promise<number> {
-  const candidates = rowsOf(
-    await db.execute(sql`
-      select ${rowColumns}, ${stockSelect(at)}
-      from reminder_settings rs
-      join ${supplements} s on s.user_id = rs.user_id
-      join users u on u.id = s.user_id
-      where (rs.email or rs.push) and rs.refill_lead_days > 0
-        and s.stock_counted_at is not null and ${notYetReminded}`),
-  ).map(toStockRow);
+  const wanting = sql`select rs.user_id from reminder_settings rs where ${WANTS_REFILLS}`;
+  const zones = await zoneDays(db, at, wanting);
+  const candidates = await everyoneOrEach(
+    async (ids) =>
+      rowsOf(
+        await db.execute(sql`
+          select ${rowColumns}, ${stockSelect()}
+          from reminder_settings rs
+          join ${supplements} s on s.user_id = rs.user_id
+          join users u on u.id = s.user_id
+          ${zones}
+          where ${WANTS_REFILLS} and s.stock_counted_at is not null and ${notYetReminded}
+            ${ids ? sql`and rs.user_id in ${idsIn(ids)}` : sql``}`),
+      ).map(toStockRow),
+    async () => rowsOf(await db.execute(wanting)).map((r) => String(r.user_id)),
+    "refill planning",
+  );
   const due = candidates.flatMap((c) => {
-    const today = dateIn(c.zone, at);
-    const stock = stockOf(c.facts, today, c.lead);
-    return stock?.refillDue ? [{ id: c.id, user_id: c.userId, run_out: stock.runsOutOn ?? today }] : [];
+    const row = judged(c);
+    if (!row?.stock.refillDue) return [];
+    return [{ id: c.id, user_id: c.userId, run_out: row.stock.runsOutOn ?? row.today }];
   });
-  if (due.length === 0) return 0;
   const atIso = at.toISOString();
-  const result = await db.execute(sql`
-    with due as (
-      select * from jsonb_to_recordset(${JSON.stringify(due)}::jsonb) as d(id int, user_id text, run_out date)
-    ), marked as (
-      update ${supplements} s set refill_reminded_at = ${atIso}::timestamptz
-      from due d where s.id = d.id and s.user_id = d.user_id and ${notYetReminded}
-      returning s.id, s.user_id, d.run_out
-    )
-    insert into reminder_outbox (user_id, local_date, slot, kind, channel, due_at, status, next_at)
-    select m.user_id, m.run_out, 'refill-' || m.id, 'refill', ch.channel, ${atIso}::timestamptz, 'pending',
-      ${atIso}::timestamptz
-    from marked m join reminder_settings rs on rs.user_id = m.user_id
-    cross join lateral (values ('push', rs.push), ('email', rs.email)) as ch(channel, enabled)
-    where ch.enabled
-    on conflict (user_id, local_date, slot, kind, channel) do nothing
-    returning id`);
-  return rowsOf(result).length;
+  const inserted = await perUser(
+    [...new Set(due.map((d) => d.user_id))],
+    async (ids) => {
+      const mine = due.filter((d) => ids.includes(d.user_id));
+      return rowsOf(
+        await db.execute(sql`
+          with due as (
+            select * from jsonb_to_recordset(${JSON.stringify(mine)}::jsonb) as d(id int, user_id text, run_out date)
+          ), marked as (
+            update ${supplements} s set refill_reminded_at = ${atIso}::timestamptz
+            from due d where s.id = d.id and s.user_id = d.user_id and ${notYetReminded}
+            returning s.id, s.user_id, d.run_out
+          )
+          insert into reminder_outbox (user_id, local_date, slot, kind, channel, due_at, status, next_at)
+          select m.user_id, m.run_out, 'refill-' || m.id, 'refill', ch.channel, ${atIso}::timestamptz, 'pending',
+            ${atIso}::timestamptz
+          from marked m join reminder_settings rs on rs.user_id = m.user_id
+          cross join lateral (values ('push', rs.push), ('email', rs.email)) as ch(channel, enabled)
+          where ch.enabled
+          on conflict (user_id, local_date, slot, kind, channel) do nothing
+          returning id`),
+      );
+    },
+    "refill planning",
+  );
+  return inserted.length;
 }
 
 /** What each claimed refill row says now, by `${userId}/${supplementId}`: one statement. */
@@ -125,16 +176,23 @@ export async function refillMessages(
     return id === null ? [] : [{ user_id: w.userId, id }];
   });
   if (keys.length === 0) return out;
+  const keyJson = JSON.stringify(keys);
+  const zones = await zoneDays(
+    db,
+    at,
+    sql`select k.user_id from jsonb_to_recordset(${keyJson}::jsonb) as k(user_id text, id int)`,
+  );
   const result = await db.execute(sql`
-    select ${rowColumns}, ${stockSelect(at)}
-    from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as k(user_id text, id int)
+    select ${rowColumns}, ${stockSelect()}
+    from jsonb_to_recordset(${keyJson}::jsonb) as k(user_id text, id int)
     join ${supplements} s on s.id = k.id and s.user_id = k.user_id
-    join users u on u.id = s.user_id`);
+    join users u on u.id = s.user_id
+    ${zones}`);
   for (const row of rowsOf(result).map(toStockRow)) {
-    const today = dateIn(row.zone, at);
-    const stock = stockOf(row.facts, today, row.lead);
-    if (stock?.left == null) continue;
-    const left = leftPhrase(stock.left, row.quantityType);
+    const judgedRow = judged(row);
+    if (judgedRow?.stock.left == null) continue;
+    const { today, stock } = judgedRow;
+    const left = leftPhrase(stock.left as number, row.quantityType);
     out.set(`${row.userId}/${row.id}`, {
       title: `Refill soon: ${row.name}`,
       body: stock.runsOutOn ? `${left} · runs out around ${runsOutWords(stock.runsOutOn, today)}` : left,

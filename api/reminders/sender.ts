@@ -2,7 +2,7 @@
  * The sender: claims due rows (api/reminders/outbox.ts), looks up what is still open and
  * where to deliver in a few set-based reads, delivers (Web Push to each of the user's
  * devices; e-mail with one-click unsubscribe), and marks each row sent, skipped (nothing
- * open, no device), dropped (late) or retried with back-off.
+ * open, no device), dropped (late) or retried with back-off; each row on its own (issue 45).
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "drizzle-orm";
@@ -12,7 +12,9 @@ import { LATE_LIMIT_MINUTES, type ReminderPayload, type ReminderSlot } from "../
 import type { Config } from "../config";
 import { log } from "../log";
 import type { Mail, Mailer } from "../mail";
+import { withDeadline } from "../outbound";
 import { type PushTarget, recordPushOutcomes, sendPush, type Vapid } from "../push";
+import { reasonOf } from "./isolate";
 import { reminderMail, reminderPayload } from "./message";
 import {
   afterFailure,
@@ -25,6 +27,8 @@ import {
   markReminders,
   type Outcome,
   openDoses,
+  released,
+  SEND_BUDGET_MS,
 } from "./outbox";
 import { REFILL_MAIL_ACTION, refillMessages, refillSupplementId } from "./refills";
 
@@ -57,6 +61,9 @@ export const SEND_CONCURRENCY = 16;
  */
 export const SEND_RATE = 400;
 
+/** How much longer than OUTBOUND_TIMEOUT_MS a reminder e-mail may take before it counts as failed. */
+const MAIL_BACKSTOP_MS = 5000;
+
 /** A wait for the next start under `perSecond` (at least a turn of the event loop); one per instance. */
 export function pacer(perSecond = SEND_RATE): () => Promise<void> {
   let nextStart = 0;
@@ -87,11 +94,17 @@ async function destinations(db: Db, userIds: string[]) {
   return { email, devices };
 }
 
-/** One claimed batch, delivered and marked; returns how many rows it claimed. */
+/**
+ * One claimed batch, delivered and marked; returns how many rows it claimed. Each row is on
+ * its own (issue 45): a delivery ends within OUTBOUND_TIMEOUT_MS, a row that throws becomes a
+ * retry, rows not started within SEND_BUDGET_MS are released, and should the batch's own
+ * look-ups fail, every row is put back for a retry: the lease is never held by a stuck row.
+ */
 export async function sendBatch(deps: SenderDeps, limit?: number): Promise<number> {
   const { db } = deps;
   const { rows, lease } = await claimReminders(db, deps.now(), limit);
   if (rows.length === 0) return 0;
+  const claimedAt = performance.now();
   const outcomes: Outcome[] = [];
   const live: ClaimedRow[] = [];
   for (const row of rows) {
@@ -100,6 +113,44 @@ export async function sendBatch(deps: SenderDeps, limit?: number): Promise<numbe
       outcomes.push({ id: row.id, status: "dropped" });
     } else live.push(row);
   }
+  const used: string[] = [];
+  const gone: string[] = [];
+  try {
+    const deliver = await deliverer(deps, live, used, gone);
+    const delivered = await pLimit(SEND_CONCURRENCY).map(live, async (row) => {
+      await deps.pace();
+      if (performance.now() - claimedAt > SEND_BUDGET_MS) return released(row, deps.now());
+      try {
+        return await deliver(row);
+      } catch (error) {
+        log.warn("reminder delivery failed", { id: row.id, userId: row.userId, ...reasonOf(error) });
+        return afterFailure(row, deps.now());
+      }
+    });
+    outcomes.push(...delivered);
+  } catch (error) {
+    log.warn("reminder batch failed: its rows are retried", reasonOf(error));
+    outcomes.push(...live.map((row) => afterFailure(row, deps.now())));
+  }
+  for (const o of outcomes) {
+    if (o.status === "failed") log.warn("reminder failed: given up", { id: o.id });
+  }
+  const [held] = await Promise.all([
+    markReminders(db, outcomes, lease, deps.now()),
+    recordPushOutcomes(db, used, gone),
+  ]);
+  if (held < outcomes.length) log.warn("reminder lease ran out before marking", { lost: outcomes.length - held });
+  return rows.length;
+}
+
+/**
+ * What the batch's rows need, read in a few set-based statements, and the delivery of one row:
+ * its payload (null: nothing to say, skipped), then e-mail or a push to each device. A push
+ * reached at least one device: sent (a device that failed is not worth a second copy on the
+ * others); none reached and one failed: retried.
+ */
+async function deliverer(deps: SenderDeps, live: ClaimedRow[], used: string[], gone: string[]) {
+  const { db } = deps;
   const refillRows = live.filter((r) => r.kind === "refill");
   const [open, where, refills] = await Promise.all([
     openDoses(
@@ -109,15 +160,14 @@ export async function sendBatch(deps: SenderDeps, limit?: number): Promise<numbe
     destinations(db, [...new Set(live.map((r) => r.userId))]),
     refillMessages(db, refillRows, deps.now()),
   ]);
-  const used: string[] = [];
-  const gone: string[] = [];
+  const deadlineMs = deps.config.OUTBOUND_TIMEOUT_MS;
   /** A slot's open doses, or (issue 40) a refill's words; null when there is nothing to say. */
   const payloadOf = (row: ClaimedRow): ReminderPayload | null => {
     if (row.kind === "refill") return refills.get(`${row.userId}/${refillSupplementId(row.slot)}`) ?? null;
     const doses = open.get(doseKey(row.userId, row.localDate, row.slot as ReminderSlot)) ?? [];
     return doses.length === 0 ? null : reminderPayload(row.slot as ReminderSlot, row.localDate, doses);
   };
-  const deliver = async (row: ClaimedRow): Promise<Outcome> => {
+  return async (row: ClaimedRow): Promise<Outcome> => {
     const payload = payloadOf(row);
     if (!payload) return { id: row.id, status: "skipped" };
     if (row.channel === "email") {
@@ -125,7 +175,9 @@ export async function sendBatch(deps: SenderDeps, limit?: number): Promise<numbe
       if (!to) return { id: row.id, status: "skipped" };
       try {
         const action = row.kind === "refill" ? REFILL_MAIL_ACTION : undefined;
-        await deps.mailer(reminderMail(deps.config, to, row.userId, payload, action));
+        const mail = reminderMail(deps.config, to, row.userId, payload, action);
+        // A backstop behind the mailer's own deadline: a stuck mail never holds the batch.
+        await withDeadline(deadlineMs + MAIL_BACKSTOP_MS, () => deps.mailer(mail));
         return { id: row.id, status: "sent" };
       } catch (error) {
         log.warn("reminder e-mail failed", { userId: row.userId, error: (error as Error).name });
@@ -136,29 +188,15 @@ export async function sendBatch(deps: SenderDeps, limit?: number): Promise<numbe
     if (targets.length === 0) return { id: row.id, status: "skipped" };
     const vapid = await deps.vapid();
     const results = await Promise.all(
-      targets.map((t) => sendPush(vapid, t, payload, { ttl: TTL_SECONDS, topic: payload.tag })),
+      targets.map((t) => sendPush(vapid, t, payload, { ttl: TTL_SECONDS, topic: payload.tag, deadlineMs })),
     );
     for (const [i, t] of targets.entries()) {
       if (results[i] === "sent") used.push(t.id);
       else if (results[i] === "gone") gone.push(t.id);
     }
-    if (results.includes("failed")) return afterFailure(row, deps.now());
-    return { id: row.id, status: results.includes("sent") ? "sent" : "skipped" };
+    if (results.includes("sent")) return { id: row.id, status: "sent" };
+    return results.includes("failed") ? afterFailure(row, deps.now()) : { id: row.id, status: "skipped" };
   };
-  const delivered = await pLimit(SEND_CONCURRENCY).map(live, async (row) => {
-    await deps.pace();
-    return deliver(row);
-  });
-  outcomes.push(...delivered);
-  for (const o of outcomes) {
-    if (o.status === "failed") log.warn("reminder failed for 20 minutes: given up", { id: o.id });
-  }
-  const [held] = await Promise.all([
-    markReminders(db, outcomes, lease, deps.now()),
-    recordPushOutcomes(db, used, gone),
-  ]);
-  if (held < outcomes.length) log.warn("reminder lease ran out before marking", { lost: outcomes.length - held });
-  return rows.length;
 }
 
 /** Sends every due row, batch after batch. */
@@ -182,8 +220,9 @@ export async function deliverNow(
     const payload = message.push;
     const targets = (await destinations(deps.db, [userId])).devices.get(userId) ?? [];
     const vapid = await deps.vapid();
+    const deadlineMs = deps.config.OUTBOUND_TIMEOUT_MS;
     const results = await Promise.all(
-      targets.map((t) => sendPush(vapid, t, payload, { ttl: TTL_SECONDS, topic: payload.tag })),
+      targets.map((t) => sendPush(vapid, t, payload, { ttl: TTL_SECONDS, topic: payload.tag, deadlineMs })),
     );
     const used = targets.filter((_, i) => results[i] === "sent").map((t) => t.id);
     const gone = targets.filter((_, i) => results[i] === "gone").map((t) => t.id);

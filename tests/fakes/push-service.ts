@@ -9,6 +9,7 @@
  *   const sub = push.subscription();        // PushSubscription.toJSON() for the app
  *   push.gone(sub);                         // answers 410 from now on
  *   push.failNext(sub, 2);                  // answers 500 twice
+ *   push.faulty("cut");                     // a subscription whose endpoint misbehaves (Fault)
  *
  * Another process (the browser test, the scale bench) reaches it through POST
  * /_fake/subscription (a new subscription; `?n=` a list of n), GET /_fake/received and GET
@@ -22,6 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import tls from "node:tls";
 
 export interface TestSubscription {
   endpoint: string;
@@ -41,6 +43,13 @@ export interface ReceivedPush {
   payload: unknown;
 }
 
+/**
+ * How a faulty endpoint answers (issue 45): `cut` 201 with Content-Length 1000, two bytes, then
+ * closes; `trickle` 201 with Content-Length 1000, then a byte every 200 ms; `stall` reads the
+ * request and never answers; `huge` 400 with a 150 MB body, written as fast as it is read.
+ */
+export type Fault = "cut" | "trickle" | "stall" | "huge";
+
 export interface PushService {
   url: string;
   caFile: string;
@@ -51,6 +60,10 @@ export interface PushService {
   /** TLS connections accepted so far; the most push requests it has had open at once. */
   stats: { connections: number; inFlight: number; maxInFlight: number };
   subscription(): TestSubscription;
+  /** A subscription on a raw TLS listener (same certificate) that answers with `fault`. */
+  faulty(fault: Fault): TestSubscription;
+  /** Requests the faulty endpoints got, and the bytes of answer they managed to write. */
+  faults: { requests: number; written: number };
   gone(sub: TestSubscription): void;
   failNext(sub: TestSubscription, times: number): void;
   trustInProcess(): void;
@@ -116,6 +129,39 @@ function checkVapid(
   if (!(claims.exp > nowSeconds && claims.exp <= nowSeconds + 24 * 3600 + 60)) throw new Error("exp not within 24 h");
   if (!/^(mailto:|https:)/.test(claims.sub ?? "")) throw new Error(`sub ${claims.sub}`);
   return { k, jwt, claims };
+}
+
+const faultySockets = new Set<tls.TLSSocket>();
+const HUGE_BYTES = 150 * 1024 * 1024;
+
+/** Writes the answer of `fault` on the raw socket (see Fault). */
+function answerFaulty(socket: tls.TLSSocket, fault: Fault, faults: { written: number }) {
+  faultySockets.add(socket);
+  socket.on("close", () => faultySockets.delete(socket));
+  const write = (text: string | Buffer) => {
+    if (socket.destroyed) return false;
+    faults.written += text.length;
+    return socket.write(text);
+  };
+  if (fault === "cut") {
+    write("HTTP/1.1 201 Created\r\nContent-Length: 1000\r\n\r\nok");
+    socket.end();
+  } else if (fault === "trickle") {
+    write("HTTP/1.1 201 Created\r\nContent-Length: 1000\r\n\r\n");
+    const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : write(".")), 200);
+  } else if (fault === "huge") {
+    write(`HTTP/1.1 400 Bad Request\r\nContent-Length: ${HUGE_BYTES}\r\n\r\n`);
+    const chunk = Buffer.alloc(64 * 1024, 120);
+    let sent = 0;
+    const pump = () => {
+      while (sent < HUGE_BYTES && !socket.destroyed) {
+        sent += chunk.length;
+        if (!write(chunk)) return void socket.once("drain", pump);
+      }
+    };
+    pump();
+  }
+  // "stall": nothing, ever.
 }
 
 /** `port`: a fixed one (the end-to-end server's, so the browser test finds it); else any free one. */
@@ -210,11 +256,35 @@ export async function startPushService(options: { port?: number } = {}): Promise
     });
   });
   server.on("secureConnection", () => stats.connections++);
+  const faults = { requests: 0, written: 0 };
+  const faultOf = new Map<string, Fault>();
+  const faultyServer = tls.createServer({ key: readFileSync(keyFile), cert: readFileSync(caFile) }, (socket) => {
+    socket.on("error", () => {});
+    let head = "";
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString("latin1");
+      const id = head.match(/^POST \/push\/([\w-]+) /)?.[1];
+      if (!id || !head.includes("\r\n\r\n")) return;
+      socket.off("data", onData);
+      faults.requests++;
+      answerFaulty(socket, faultOf.get(id) ?? "stall", faults);
+    };
+    socket.on("data", onData);
+  });
+  await new Promise<void>((resolve) => faultyServer.listen(0, "127.0.0.1", resolve));
+  const faultyOrigin = `https://127.0.0.1:${(faultyServer.address() as { port: number }).port}`;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   origin = `https://127.0.0.1:${port}`;
 
   const idOf = (sub: TestSubscription) => sub.endpoint.split("/").pop() as string;
+  const keysFor = (id: string) => {
+    const ecdh = createECDH("prime256v1");
+    ecdh.generateKeys();
+    const auth = randomBytes(16);
+    subscriptions.set(id, { ecdh, auth });
+    return { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) };
+  };
   const service: PushService = {
     url: origin,
     caFile,
@@ -223,17 +293,15 @@ export async function startPushService(options: { port?: number } = {}): Promise
     refused,
     stats,
     subscription() {
-      const ecdh = createECDH("prime256v1");
-      ecdh.generateKeys();
-      const auth = randomBytes(16);
       const id = crypto.randomUUID();
-      subscriptions.set(id, { ecdh, auth });
-      return {
-        endpoint: `${origin}/push/${id}`,
-        expirationTime: null,
-        keys: { p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) },
-      };
+      return { endpoint: `${origin}/push/${id}`, expirationTime: null, keys: keysFor(id) };
     },
+    faulty(fault) {
+      const id = crypto.randomUUID();
+      faultOf.set(id, fault);
+      return { endpoint: `${faultyOrigin}/push/${id}`, expirationTime: null, keys: keysFor(id) };
+    },
+    faults,
     gone: (sub) => goneIds.add(idOf(sub)),
     failNext: (sub, times) => failures.set(idOf(sub), times),
     trustInProcess() {
@@ -241,6 +309,8 @@ export async function startPushService(options: { port?: number } = {}): Promise
     },
     async close() {
       server.closeAllConnections(); // the app keeps connections open
+      for (const socket of faultySockets) socket.destroy();
+      await new Promise<void>((resolve) => faultyServer.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,0 +1,52 @@
+/**
+ * A push payload is at most 3,000 bytes of UTF-8 JSON (issue 45; push services take 4,096):
+ * the list keeps as many names as fit, in order, then `and N more`; the doses behind 'Mark all
+ * taken' stay whole or go, never in part. Short lists are untouched.
+ */
+import { expect, test } from "bun:test";
+import { MAX_PUSH_PAYLOAD_BYTES, type OpenDose, payloadBytes, reminderPayload } from "../../api/reminders/message";
+
+const doses = (n: number, name: (i: number) => string): OpenDose[] =>
+  Array.from({ length: n }, (_, i) => ({
+    supplementId: 100_000 + i,
+    time: "morning",
+    name: name(i),
+    quantityType: "Capsule(s)",
+    doseAmount: 2,
+  }));
+
+const long = (i: number) => `Vitamin ${i} `.padEnd(100, "x");
+const multibyte = (i: number) => `維生素${i}`.padEnd(100, "镁"); // 3 bytes a character
+const emoji = (i: number) => `💊${i}`.padEnd(50, "🌿"); // 4 bytes a character, 2 UTF-16 units
+
+const CASES: [string, OpenDose[], "whole" | "cut"][] = [
+  ["three short names", doses(3, (i) => `Zinc ${i}`), "whole"],
+  ["40 names of 100 characters", doses(40, long), "cut"],
+  ["40 names of 100 three-byte characters", doses(40, multibyte), "cut"],
+  ["40 names of emoji", doses(40, emoji), "cut"],
+  ["200 names of 100 characters (the most a user has)", doses(200, long), "cut"],
+  ["one name of 100 three-byte characters", doses(1, multibyte), "whole"],
+];
+
+test.each(CASES)("%s", (_, list, expected) => {
+  const payload = reminderPayload("morning", "2026-06-01", list);
+  expect(payloadBytes(payload)).toBeLessThanOrEqual(MAX_PUSH_PAYLOAD_BYTES);
+  expect(Buffer.byteLength(JSON.stringify(payload))).toBe(payloadBytes(payload));
+  expect(payload.title).toBe(`Morning: ${list.length} ${list.length === 1 ? "supplement" : "supplements"}`);
+  const lines = list.map((d) => `${d.name} (2 capsules)`);
+  if (expected === "whole") {
+    expect(payload.body).toBe(lines.join(", "));
+    expect(payload.doses.length).toBe(list.length);
+    return;
+  }
+  const match = payload.body.match(/^(.*) and (\d+) more$/s);
+  expect(match).not.toBeNull();
+  const [, shownText, more] = match as unknown as [string, string, string];
+  const shown = list.length - Number(more);
+  expect(shown).toBeGreaterThan(0);
+  expect(shownText).toBe(lines.slice(0, shown).join(", "));
+  // One more name would not have fitted.
+  const next = { ...payload, body: `${lines.slice(0, shown + 1).join(", ")} and ${Number(more) - 1} more` };
+  expect(payloadBytes(next)).toBeGreaterThan(MAX_PUSH_PAYLOAD_BYTES);
+  expect([0, list.length]).toContain(payload.doses.length);
+});

@@ -8,6 +8,8 @@
  * TEST_DATABASE_URL (CI sets it).
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { freezeClock, resetClock } from "../../api/clock";
 import { createTestDatabase, usingPostgres } from "../support/db";
 import { startApi, type TestApi } from "../support/server";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";
@@ -16,6 +18,7 @@ let api: TestApi | undefined;
 let proxy: TcpProxy | undefined;
 
 afterEach(async () => {
+  resetClock();
   await api?.close();
   proxy?.stop();
   api = undefined;
@@ -86,4 +89,47 @@ describe("GET /api/health", () => {
       expect(again.body.status).toBe("ok");
     },
   );
+});
+
+describe("GET /api/health and the reminder loop (issue 45)", () => {
+  const T = Date.parse("2026-06-01T06:00:00Z");
+  const MIN = 60_000;
+  /** Asks until the answer's status is `want` (a round of the loop may have to pass first). */
+  async function until(api: TestApi, want: string) {
+    let got = await health(api);
+    for (let i = 0; i < 100 && got.body.status !== want; i++) {
+      await Bun.sleep(50);
+      got = await health(api);
+    }
+    return got;
+  }
+
+  test.each([
+    // [what, REMINDER_TICK_MS, rounds fail, minutes later, status]
+    ["loop off: ok, however long", "0", false, 60, "ok"],
+    ["loop on, not yet a round, 4 minutes after the start: ok", "600000", false, 4, "ok"],
+    ["loop on, no round finished in 5 minutes: degraded", "600000", false, 5, "degraded"],
+    ["loop on, rounds finishing: ok an hour later", "20", false, 60, "ok"],
+    ["loop on, every round failing for 6 minutes: degraded", "20", true, 6, "degraded"],
+  ] as const)("%s", async (_, tick, failing, minutes, status) => {
+    const move = freezeClock(T);
+    api = await startApi({ REMINDER_TICK_MS: tick });
+    const db = api.ctx.database.db;
+    if (failing) await db.execute(sql`alter table reminder_outbox rename to reminder_outbox_away`);
+    await Bun.sleep(100); // rounds in flight end (failing ones fail)
+    move(T + minutes * MIN);
+    const answer = await until(api, status);
+    expect(answer.status).toBe(200);
+    expect(answer.body.status).toBe(status);
+    if (status === "degraded") {
+      expect(answer.body.database).toBe("up");
+      expect(String(answer.body.message)).toMatch(/^The reminder loop has not finished a round/);
+    }
+    if (failing) {
+      // Back to normal: the next round finishes, and the instance is ok again.
+      await db.execute(sql`alter table reminder_outbox_away rename to reminder_outbox`);
+      const again = await until(api, "ok");
+      expect([again.status, again.body.status]).toEqual([200, "ok"]);
+    }
+  });
 });

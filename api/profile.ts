@@ -1,15 +1,17 @@
 /** GET /api/profile/:username (public) and PUT /api/profile (the signed-in user's own). */
-import { eq, getTableColumns } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import { Hono } from "hono";
+import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { isReservedUsername, SOCIAL_FIELDS } from "../src/lib/constants";
 import { COMMON_MESSAGES, MESSAGES, PROFILE_MESSAGES } from "../src/lib/messages";
+import { TRACKING_MESSAGES } from "../src/lib/schedule";
 import { isValidUsername, profileUpdateSchema } from "../src/lib/validation";
 import { isUsernameHeld } from "./account/holds";
 import { kept, profileTags } from "./cache";
 import { rateLimitKey } from "./client-address";
 import { type AppEnv, requireUser } from "./env";
-import { HttpError, isUniqueViolation, notFound, readJson } from "./http";
+import { badRequest, HttpError, isUniqueViolation, notFound, readJson } from "./http";
 import { pruneImages } from "./images";
 import { findPublicProfile } from "./queries/profile";
 import { toUserJson } from "./queries/user";
@@ -22,6 +24,26 @@ export function countProfileRequest(ctx: AppContext, address: string | undefined
   if (!address) return;
   const limiter = ctx.caches.of("profile-limit", () => new BatchedLimiter(ctx, "profile", LIMITS.publicProfile));
   limiter.hit(rateLimitKey(address));
+}
+
+const zoneLists = new WeakMap<Db, Promise<Set<string>>>();
+
+/**
+ * The zone names the database knows (pg_timezone_names: a slow view, so read once per
+ * database). A stored zone must be one of them as well as one Intl knows (issue 45): the
+ * planners and the stock statements convert with both.
+ */
+export function databaseZones(db: Db): Promise<Set<string>> {
+  let list = zoneLists.get(db);
+  if (!list) {
+    list = db.execute(sql`select name from pg_timezone_names`).then((result) => {
+      const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { name: string }[];
+      return new Set(rows.map((r) => r.name));
+    });
+    list.catch(() => zoneLists.delete(db));
+    zoneLists.set(db, list);
+  }
+  return list;
 }
 
 export const usernameTaken = () => new HttpError(409, MESSAGES.usernameTaken, { username: [MESSAGES.usernameTaken] });
@@ -63,8 +85,14 @@ export const profileRoutes = new Hono<AppEnv>()
     }
     if (input.showNotes !== undefined) changes.showNotes = input.showNotes;
     if (input.showAffiliateLinks !== undefined) changes.showAffiliateLinks = input.showAffiliateLinks;
-    // Issue 19: the zone arrives canonical (src/lib/validation.ts); the switch as sent.
-    if (input.timeZone !== undefined) changes.timeZone = input.timeZone;
+    // Issue 19: the zone arrives canonical (src/lib/validation.ts: a legacy alias as the zone it
+    // links to); issue 45: it must be one the database knows too. The switch as sent.
+    if (input.timeZone !== undefined) {
+      if (!(await databaseZones(c.get("ctx").database.db)).has(input.timeZone)) {
+        throw badRequest(TRACKING_MESSAGES.timeZone, { timeZone: [TRACKING_MESSAGES.timeZone] });
+      }
+      changes.timeZone = input.timeZone;
+    }
     if (input.showSchedule !== undefined) changes.showSchedule = input.showSchedule;
     if (Object.keys(changes).length === 0) return c.json(toUserJson(user));
     try {

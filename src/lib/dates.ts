@@ -135,15 +135,45 @@ export function shortDayLabel(date: string): string {
 }
 
 /**
- * An IANA zone name the runtime knows, in the runtime's own spelling; null for anything
- * else (offsets like `+01:00`, unknown names, over-long text).
+ * An IANA zone name the runtime knows, in its canonical spelling: a legacy alias becomes the
+ * zone it links to (`US/Pacific` → `America/Los_Angeles`, `Asia/Calcutta` → `Asia/Kolkata`;
+ * issue 45) where the runtime has Temporal, which compares zones by their primary name; null
+ * for anything else (offsets like `+01:00`, unknown names, over-long text).
  */
 export function canonicalTimeZone(value: unknown): string | null {
   if (typeof value !== "string" || value.length > 64) return null;
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(value)) return null;
+  let zone: string;
   try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone;
+    zone = new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone;
   } catch {
     return null;
   }
+  return primaryZone(zone);
+}
+
+const primaries = new Map<string, string>();
+
+/** The primary zone of `zone` (itself when it is one, or without Temporal). */
+function primaryZone(zone: string): string {
+  const known = primaries.get(zone);
+  if (known) return known;
+  const canonical = Intl.supportedValuesOf("timeZone");
+  let primary = zone;
+  const temporal = (globalThis as { Temporal?: TemporalLike }).Temporal;
+  if (!canonical.includes(zone) && temporal) {
+    const here = temporal.Instant.fromEpochMilliseconds(0).toZonedDateTimeISO(zone);
+    primary = canonical.find((c) => here.equals(here.withTimeZone(c))) ?? zone;
+  }
+  primaries.set(zone, primary);
+  return primary;
+}
+
+/** The bit of Temporal primaryZone uses (not in every runtime's types yet). */
+interface TemporalLike {
+  Instant: {
+    fromEpochMilliseconds(ms: number): {
+      toZonedDateTimeISO(zone: string): { equals(other: unknown): boolean; withTimeZone(zone: string): unknown };
+    };
+  };
 }

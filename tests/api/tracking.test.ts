@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
+import { databaseZones } from "../../api/profile";
 import { intakes, scheduleVersions, users } from "../../db/schema";
 import type { HistoryJson, IntakeJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";
@@ -212,6 +213,42 @@ describe("the user's time zone", () => {
       expect(await (await as(user, "/api/auth/user")).json()).toMatchObject({ timeZone: "Asia/Tokyo" });
     },
   );
+
+  test.each([
+    // [sent, stored]: legacy aliases as the zone they link to (issue 45), names in their proper case
+    ["US/Pacific-New", "America/Los_Angeles"],
+    ["US/Pacific", "America/Los_Angeles"],
+    ["Asia/Calcutta", "Asia/Kolkata"],
+    ["Europe/Kiev", "Europe/Kyiv"],
+    ["America/Buenos_Aires", "America/Argentina/Buenos_Aires"],
+    ["Etc/UTC", "UTC"],
+    ["europe/berlin", "Europe/Berlin"],
+    ["Asia/Tokyo", "Asia/Tokyo"],
+  ])("%p is stored as %p, a name the database knows", async (sent, stored) => {
+    const user = await createUser(api);
+    const res = await as(user, "/api/profile", { method: "PUT", body: { timeZone: sent } });
+    expect(res.status).toBe(200);
+    expect(await (await as(user, "/api/auth/user")).json()).toMatchObject({ timeZone: stored });
+    expect((await databaseZones(api.ctx.database.db)).has(stored)).toBe(true);
+  });
+
+  test("a zone Intl knows and the database does not: 400 with the time-zone message, nothing written", async () => {
+    const user = await createUser(api);
+    await setZone(user, "Asia/Tokyo");
+    const known = await databaseZones(api.ctx.database.db);
+    known.delete("Pacific/Chatham"); // as a database with older tz data would lack it
+    try {
+      const res = await as(user, "/api/profile", { method: "PUT", body: { timeZone: "Pacific/Chatham" } });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        message: "Please choose a valid time zone",
+        errors: { timeZone: ["Please choose a valid time zone"] },
+      });
+      expect(await (await as(user, "/api/auth/user")).json()).toMatchObject({ timeZone: "Asia/Tokyo" });
+    } finally {
+      known.add("Pacific/Chatham");
+    }
+  });
 
   test("UTC+14 and UTC−11 have different todays at one instant", async () => {
     const [east, west] = await Promise.all([createUser(api), createUser(api)]);

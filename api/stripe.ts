@@ -9,8 +9,12 @@
 import Stripe from "stripe";
 import { PRODUCT_NAME } from "../src/lib/constants";
 import type { Config } from "./config";
+import { boundedFetch } from "./outbound";
 
 export const STRIPE_API_VERSION = "2026-10-28.endive" as const;
+
+/** The most bytes of one Stripe answer read into memory (its objects are a few KB; a list of 100, a few hundred). */
+export const STRIPE_ANSWER_BYTES = 1024 * 1024;
 
 const clients = new WeakMap<Config, Stripe>();
 
@@ -31,10 +35,14 @@ export function getStripe(config: Config): Stripe | null {
   if (!config.billingEnabled || !config.STRIPE_SECRET_KEY) return null;
   let client = clients.get(config);
   if (!client) {
+    // Issue 45: our own deadline per call (the SDK's `timeout` and, beneath it, a fetch that
+    // aborts and settles by then whatever happens) and answer bound (api/outbound.ts). A call
+    // and its SDK retries (at most 2, on network errors and 409/429/5xx) are each bounded.
     client = new Stripe(config.STRIPE_SECRET_KEY, {
       apiVersion: STRIPE_API_VERSION,
       maxNetworkRetries: 2,
-      timeout: 20_000,
+      timeout: config.OUTBOUND_TIMEOUT_MS,
+      httpClient: Stripe.createFetchHttpClient(boundedFetch(config.OUTBOUND_TIMEOUT_MS, STRIPE_ANSWER_BYTES)),
       appInfo: { name: PRODUCT_NAME },
       ...stripeEndpoint(config.STRIPE_API_BASE),
     });

@@ -70,7 +70,12 @@ describe.skipIf(skip)("two instances, faulty push endpoints, a zone Postgres doe
     await direct.db.update(users).set({ timeZone: "US/Pacific-New" }).where(eq(users.id, odd.id));
     const [magnesium] = await direct.db
       .update(supplements)
-      .set({ schedule: null, stockCount: 10, stockCountedAt: new Date(START - 86_400_000), stockCountedOn: "2026-05-31" })
+      .set({
+        schedule: null,
+        stockCount: 10,
+        stockCountedAt: new Date(START - 86_400_000),
+        stockCountedOn: "2026-05-31",
+      })
       .where(and(eq(supplements.userId, odd.id), eq(supplements.name, "Magnesium")))
       .returning({ id: supplements.id });
     if (!magnesium) throw new Error("no Magnesium");
@@ -155,7 +160,9 @@ describe.skipIf(skip)("two instances, faulty push endpoints, a zone Postgres doe
 
     // No row is left leased; both instances' loops finish rounds (not degraded) after all of it.
     const leased = rowsOf<{ n: number }>(
-      await direct.db.execute(sql`select count(*)::int as n from reminder_outbox where lease_until > ${new Date(clock).toISOString()}::timestamptz`),
+      await direct.db.execute(
+        sql`select count(*)::int as n from reminder_outbox where lease_until > ${new Date(clock).toISOString()}::timestamptz`,
+      ),
     );
     expect(leased[0]?.n).toBe(0);
     for (const instance of instances) {
@@ -172,7 +179,14 @@ describe.skipIf(skip)("two instances, faulty push endpoints, a zone Postgres doe
         where not (user_id in (select jsonb_array_elements_text(${JSON.stringify(good.map((u) => u.id))}::jsonb)))
         group by status order by status`),
     );
-    console.log(`good pushes ${mine.size}; faulty requests ${push.faults.requests}; other rows ${JSON.stringify(faulty)}`);
-    expect(await direct.db.select().from(users).where(inArray(users.timeZone, ["US/Pacific-New"]))).toHaveLength(1);
+    console.log(
+      `good pushes ${mine.size}; faulty requests ${push.faults.requests}; other rows ${JSON.stringify(faulty)}`,
+    );
+    expect(
+      await direct.db
+        .select()
+        .from(users)
+        .where(inArray(users.timeZone, ["US/Pacific-New"])),
+    ).toHaveLength(1);
   }, 600_000);
 });

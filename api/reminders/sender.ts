@@ -11,7 +11,7 @@ import type { Db } from "../../db/client";
 import { LATE_LIMIT_MINUTES, type ReminderPayload, type ReminderSlot } from "../../src/lib/reminders";
 import type { Config } from "../config";
 import { log } from "../log";
-import type { Mail, Mailer } from "../mail";
+import type { Mail, MailBudget, Mailer } from "../mail";
 import { type PushTarget, recordPushOutcomes, sendPush, type Vapid } from "../push";
 import { reminderMail, reminderPayload } from "./message";
 import {
@@ -69,11 +69,16 @@ export function pacer(perSecond = SEND_RATE): () => Promise<void> {
   };
 }
 
+/** A slot's reminder and follow-up spend the reminder budget; a refill, the shared one. */
+const mailBudgetOf = (row: ClaimedRow): MailBudget => (row.kind === "refill" ? "other" : "reminder");
+
 /** Where each user's reminders go: their address and their push devices. */
 async function destinations(db: Db, userIds: string[]) {
   const json = JSON.stringify(userIds);
   const [emails, subs] = await Promise.all([
-    db.execute(sql`select id, email from users where id in (select jsonb_array_elements_text(${json}::jsonb))`),
+    // Issue 45: only a confirmed address gets reminders; without one the row is skipped.
+    db.execute(sql`select id, email from users
+      where id in (select jsonb_array_elements_text(${json}::jsonb)) and email_verified`),
     db.execute(sql`select id, user_id, endpoint, p256dh, auth from push_subscriptions
       where user_id in (select jsonb_array_elements_text(${json}::jsonb))`),
   ]);
@@ -125,8 +130,10 @@ export async function sendBatch(deps: SenderDeps, limit?: number): Promise<numbe
       if (!to) return { id: row.id, status: "skipped" };
       try {
         const action = row.kind === "refill" ? REFILL_MAIL_ACTION : undefined;
-        await deps.mailer(reminderMail(deps.config, to, row.userId, payload, action));
-        return { id: row.id, status: "sent" };
+        const mail = { ...reminderMail(deps.config, to, row.userId, payload, action), budget: mailBudgetOf(row) };
+        // Over the recipient's daily budget (api/mail.ts): not sent, and not retried.
+        const outcome = await deps.mailer(mail);
+        return { id: row.id, status: outcome === "refused" ? "skipped" : "sent" };
       } catch (error) {
         log.warn("reminder e-mail failed", { userId: row.userId, error: (error as Error).name });
         return afterFailure(row, deps.now());

@@ -56,7 +56,7 @@ function splitName(name: string): { firstName: string | null; lastName: string |
 }
 
 export function createAuth(config: Config, database: Database, caches: Caches) {
-  const sendMail = createMailer(config);
+  const sendMail = createMailer(config, database);
   const socialProviders: SocialProviders = {};
   // The provider's profile becomes a name and an avatar that follow the app's rules.
   if (config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET) {

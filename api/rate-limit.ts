@@ -7,13 +7,19 @@
  */
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Database, Db } from "../db/client";
 import { rateLimits, users } from "../db/schema";
 import { COMMON_MESSAGES } from "../src/lib/messages";
 import { TEST_REMINDERS_PER_HOUR } from "../src/lib/reminders";
 import { rateLimitKey } from "./client-address";
+import type { Config } from "./config";
 import { HttpError } from "./http";
-import type { AppContext } from "./types";
+
+/**
+ * What the limits need of the app: a structural type, not api/types.ts's AppContext (api/mail.ts
+ * spends a budget here, and api/auth.ts, which that context names, sends mail).
+ */
+type AppContext = { config: Config; database: Pick<Database, "db"> };
 
 export interface Limit {
   /** Requests allowed per window. */
@@ -38,6 +44,14 @@ export const LIMITS = {
   mailFromAddress: { max: 10, windowSeconds: 3600 },
   /** Mail that anyone can make the server send to one address (a reset, an e-mail change). */
   mailToRecipient: { max: 5, windowSeconds: 3600 },
+  /**
+   * Issue 45, the recipient's daily mail budget (spendMailBudget, spent by api/mail.ts for
+   * every mail): a slot's reminders and follow-ups (4 slots × (1 + 1 follow-up), and 2 for a
+   * day the clocks change)...
+   */
+  reminderMailToRecipient: { max: 10, windowSeconds: 86_400 },
+  /** ...and everything else to one address: resets, e-mail changes, confirmations, refills, tests. */
+  mailToRecipientDaily: { max: 20, windowSeconds: 86_400 },
   /** Any other served /api/auth/* call (OAuth start and callback, the reset link). */
   authFromAddress: { max: 100, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
@@ -125,6 +139,29 @@ export async function limitRoute(
     if (key) await hit(ctx, `${budget}:${key}`, LIMITS[budget]);
   }
 }
+
+/** Which of the recipient's daily budgets a mail spends (SECURITY.md "Mail budget"). */
+export type MailBudget = "reminder" | "other";
+const MAIL_BUDGETS = { reminder: "reminderMailToRecipient", other: "mailToRecipientDaily" } as const;
+
+/**
+ * Spends one mail of `address`'s daily budget of that kind (keyed by a hash of the normalised
+ * address, counted in Postgres for every instance); false once it is spent: do not send.
+ */
+export async function spendMailBudget(ctx: AppContext, address: string, kind: MailBudget): Promise<boolean> {
+  const budget = MAIL_BUDGETS[kind];
+  try {
+    await hit(ctx, `${budget}:${emailKey(address)}`, LIMITS[budget]);
+    return true;
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 429) return false;
+    throw error;
+  }
+}
+
+/** Seconds until the mail budgets' day (UTC) starts again. */
+export const mailBudgetRetryAfter = (nowMs: number) =>
+  Math.max(1, windowOf(nowMs, LIMITS.mailToRecipientDaily) + 86_400 - Math.floor(nowMs / 1000));
 
 /** The fixed window (its start, in Unix seconds) that the instant `nowMs` falls in. */
 export function windowOf(nowMs: number, limit: Limit): number {

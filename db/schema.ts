@@ -446,6 +446,21 @@ export const reminderSettings = pgTable(
   ],
 );
 
+/**
+ * The link that confirms a user's address for e-mail reminders (issue 45, api/reminders/confirm.ts):
+ * at most one per user (a newer one replaces it), the token stored only as its SHA-256, for
+ * the address it was sent to. Deleted as it is opened.
+ */
+export const emailConfirmations = pgTable("email_confirmations", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  address: text("address").notNull(),
+  sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
 /** The browsers that receive a user's push reminders: one row per endpoint. */
 export const pushSubscriptions = pgTable(
   "push_subscriptions",

@@ -17,7 +17,7 @@ import { nowMs } from "../clock";
 import type { Config } from "../config";
 import { isUniqueViolation } from "../http";
 import { errorFields, log } from "../log";
-import { createMailer } from "../mail";
+import { createMailer, mailOrRefuse } from "../mail";
 
 /**
  * What the change needs of the app. Not AppContext: api/auth.ts imports this module, and the
@@ -53,7 +53,7 @@ export async function requestEmailChange(ctx: Deps, user: User, newEmail: string
   const db = ctx.database.db;
   const address = newEmail.trim().toLowerCase();
   await endEmailChanges(db, user.id);
-  const send = createMailer(ctx.config);
+  const send = createMailer(ctx.config, ctx.database);
   await send({ to: user.email, ...MAIL_MESSAGES.emailChangeRequested(address) });
   const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, address)).limit(1);
   if (taken) {
@@ -68,7 +68,8 @@ export async function requestEmailChange(ctx: Deps, user: User, newEmail: string
     expiresAt: new Date(nowMs() + EMAIL_LINK_HOURS * 3_600_000),
   });
   const url = `${ctx.config.origin}/api/account/email/confirm?token=${encodeURIComponent(token)}`;
-  await send({ to: address, ...MAIL_MESSAGES.emailChangeConfirm(url, EMAIL_LINK_HOURS) });
+  // Over the new address's daily budget: a 429 for the asker (api/mail.ts).
+  await mailOrRefuse(send, { to: address, ...MAIL_MESSAGES.emailChangeConfirm(url, EMAIL_LINK_HOURS) });
 }
 
 /**
@@ -108,7 +109,7 @@ export async function confirmEmailChange(ctx: Deps, token: string | undefined): 
   ctx.caches.invalidate({ userId, names: before.username ? [before.username] : [] });
   log.info("e-mail changed", { userId });
   try {
-    await createMailer(ctx.config)({ to: before.email, ...MAIL_MESSAGES.emailChanged(address) });
+    await createMailer(ctx.config, ctx.database)({ to: before.email, ...MAIL_MESSAGES.emailChanged(address) });
   } catch (error) {
     // The change is made; a notice that could not go out must not turn the link into an error.
     log.warn("e-mail change: the notice to the old address failed", { userId, ...errorFields(error) });

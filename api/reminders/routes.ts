@@ -3,12 +3,14 @@
  *   GET  /api/reminders        settings and devices
  *   PUT  /api/reminders        any subset of times, email, push, followUpMinutes, refillLeadDays
  *   POST /api/reminders/test   a push and/or an e-mail now (5 an hour)
+ *   GET  /api/reminders/confirm?token=   the link that confirms the address (issue 45, confirm.ts)
  * and, without sign-in, the e-mail's one-click unsubscribe (RFC 8058):
  *   GET  /api/reminders/unsubscribe?u=&t=   a confirmation page with a button
  *   POST /api/reminders/unsubscribe?u=&t=   e-mail reminders off
  */
 import { Hono } from "hono";
 import { dateIn } from "../../src/lib/dates";
+import { EMAIL_CONFIRM_MESSAGES } from "../../src/lib/messages";
 import {
   REMINDER_MESSAGES,
   REMINDER_SLOTS,
@@ -19,7 +21,9 @@ import {
 import { now } from "../clock";
 import { type AppEnv, requireUser } from "../env";
 import { badRequest, readJson } from "../http";
+import { refusing } from "../mail";
 import { limitRoute } from "../rate-limit";
+import { askForConfirmation, confirmAddress } from "./confirm";
 import { dueInstant } from "./due";
 import { reminderMail, reminderPayload, TODAY_URL } from "./message";
 import { openDoses } from "./outbox";
@@ -61,7 +65,10 @@ export const reminderRoutes = new Hono<AppEnv>()
   .put("/reminders", async (c) => {
     const user = await requireUser(c);
     const input = await readJson(c, reminderSettingsSchema);
-    const db = c.get("ctx").database.db;
+    const ctx = c.get("ctx");
+    const db = ctx.database.db;
+    // E-mail on for an unconfirmed address: the link goes first (a 429 or 503 then saves nothing).
+    if (input.email === true) await askForConfirmation(senderDeps(ctx), user.id);
     await updateReminderSettings(db, user.id, input);
     // The refill lead time decides the list's `stock.refillDue` (issue 40); other instances
     // hear it from the database (updateReminderSettings).
@@ -74,6 +81,9 @@ export const reminderRoutes = new Hono<AppEnv>()
     const db = ctx.database.db;
     const settings = await readReminderSettings(db, user.id);
     if (!settings.push && !settings.email) throw badRequest(REMINDER_MESSAGES.testNoChannel);
+    // Issue 45: e-mail only to a confirmed address.
+    if (!settings.push && !settings.emailConfirmed) throw badRequest(REMINDER_MESSAGES.testUnconfirmed);
+    const email = settings.email && settings.emailConfirmed;
     if (settings.push && !settings.email && settings.devices.length === 0) {
       throw badRequest(REMINDER_MESSAGES.testNoDevice);
     }
@@ -85,11 +95,25 @@ export const reminderRoutes = new Hono<AppEnv>()
       doses.length > 0
         ? reminderPayload(slot, date, doses)
         : { ...reminderPayload(slot, date, []), title: "Test reminder", body: "Reminders reach you here." };
-    const sent = await deliverNow(senderDeps(ctx), user.id, {
+    const deps = senderDeps(ctx);
+    const sent = await deliverNow({ ...deps, mailer: refusing(deps.mailer) }, user.id, {
       push: settings.push ? payload : null,
-      email: settings.email ? reminderMail(ctx.config, user.email, user.id, payload) : null,
+      email: email ? reminderMail(ctx.config, user.email, user.id, payload) : null,
     });
     return c.json(sent);
+  })
+  .get("/reminders/confirm", async (c) => {
+    const result = await confirmAddress(c.get("ctx").database.db, c.req.query("token"));
+    c.header("Referrer-Policy", "no-referrer");
+    c.header("Cache-Control", "no-store");
+    if (result === "confirmed") return c.redirect("/settings?reminders=confirmed", 302);
+    return c.html(
+      page(
+        EMAIL_CONFIRM_MESSAGES.invalidTitle,
+        `<p>${EMAIL_CONFIRM_MESSAGES.invalid}</p><p><a href="/settings#reminders">Reminder settings</a></p>`,
+      ),
+      400,
+    );
   })
   .get("/reminders/unsubscribe", (c) => {
     const userId = c.req.query("u") ?? "";

@@ -11,7 +11,7 @@ import type { Db } from "../../db/client";
 import { LATE_LIMIT_MINUTES, type ReminderPayload, type ReminderSlot } from "../../src/lib/reminders";
 import type { Config } from "../config";
 import { log } from "../log";
-import type { Mail, Mailer } from "../mail";
+import type { Mail, MailBudget, Mailer } from "../mail";
 import { withDeadline } from "../outbound";
 import { type PushTarget, recordPushOutcomes, sendPush, type Vapid } from "../push";
 import { reasonOf } from "./isolate";
@@ -76,11 +76,16 @@ export function pacer(perSecond = SEND_RATE): () => Promise<void> {
   };
 }
 
+/** A slot's reminder and follow-up spend the reminder budget; a refill, the shared one. */
+const mailBudgetOf = (row: ClaimedRow): MailBudget => (row.kind === "refill" ? "other" : "reminder");
+
 /** Where each user's reminders go: their address and their push devices. */
 async function destinations(db: Db, userIds: string[]) {
   const json = JSON.stringify(userIds);
   const [emails, subs] = await Promise.all([
-    db.execute(sql`select id, email from users where id in (select jsonb_array_elements_text(${json}::jsonb))`),
+    // Issue 45: only a confirmed address gets reminders; without one the row is skipped.
+    db.execute(sql`select id, email from users
+      where id in (select jsonb_array_elements_text(${json}::jsonb)) and email_verified`),
     db.execute(sql`select id, user_id, endpoint, p256dh, auth from push_subscriptions
       where user_id in (select jsonb_array_elements_text(${json}::jsonb))`),
   ]);
@@ -175,10 +180,11 @@ async function deliverer(deps: SenderDeps, live: ClaimedRow[], used: string[], g
       if (!to) return { id: row.id, status: "skipped" };
       try {
         const action = row.kind === "refill" ? REFILL_MAIL_ACTION : undefined;
-        const mail = reminderMail(deps.config, to, row.userId, payload, action);
-        // A backstop behind the mailer's own deadline: a stuck mail never holds the batch.
-        await withDeadline(deadlineMs + MAIL_BACKSTOP_MS, () => deps.mailer(mail));
-        return { id: row.id, status: "sent" };
+        const mail = { ...reminderMail(deps.config, to, row.userId, payload, action), budget: mailBudgetOf(row) };
+        // A backstop behind the mailer's own deadline (api/mail.ts): a stuck mail never holds the batch.
+        const outcome = await withDeadline(deadlineMs + MAIL_BACKSTOP_MS, () => deps.mailer(mail));
+        // Over the recipient's daily budget: not sent, and not retried.
+        return { id: row.id, status: outcome === "refused" ? "skipped" : "sent" };
       } catch (error) {
         log.warn("reminder e-mail failed", { userId: row.userId, error: (error as Error).name });
         return afterFailure(row, deps.now());

@@ -12,10 +12,14 @@ import {
 import { DEFAULT_REFILL_LEAD, type RefillLeadDays } from "../../src/lib/stock";
 import { CHANGES_CHANNEL } from "../cache";
 import { now } from "../clock";
+import { type ConfirmationState, confirmationState } from "./confirm";
 
 type Row = typeof reminderSettings.$inferSelect;
 
-function toJson(row: Row | undefined, devices: ReminderSettingsJson["devices"]): ReminderSettingsJson {
+function toJson(
+  row: Row | undefined,
+  devices: ReminderSettingsJson["devices"],
+): Omit<ReminderSettingsJson, keyof ConfirmationState> {
   return {
     times: row
       ? { morning: row.morning, afternoon: row.afternoon, evening: row.evening, bedtime: row.bedtime }
@@ -29,7 +33,7 @@ function toJson(row: Row | undefined, devices: ReminderSettingsJson["devices"]):
 }
 
 export async function readReminderSettings(db: Db, userId: string): Promise<ReminderSettingsJson> {
-  const [[row], devices] = await Promise.all([
+  const [[row], devices, confirmation] = await Promise.all([
     db.select().from(reminderSettings).where(eq(reminderSettings.userId, userId)),
     db
       .select({
@@ -41,16 +45,20 @@ export async function readReminderSettings(db: Db, userId: string): Promise<Remi
       .from(pushSubscriptions)
       .where(eq(pushSubscriptions.userId, userId))
       .orderBy(asc(pushSubscriptions.createdAt)),
+    confirmationState(db, userId),
   ]);
-  return toJson(
-    row,
-    devices.map((d) => ({
-      id: d.id,
-      label: d.label,
-      createdAt: d.createdAt.toISOString(),
-      lastUsedAt: d.lastUsedAt?.toISOString() ?? null,
-    })),
-  );
+  return {
+    ...toJson(
+      row,
+      devices.map((d) => ({
+        id: d.id,
+        label: d.label,
+        createdAt: d.createdAt.toISOString(),
+        lastUsedAt: d.lastUsedAt?.toISOString() ?? null,
+      })),
+    ),
+    ...confirmation,
+  };
 }
 
 /**
@@ -84,7 +92,7 @@ export async function turnEmailOff(db: Db, userId: string): Promise<void> {
 
 /** The export's section (issue 39): the settings and each device's label and dates; never endpoints or keys. */
 export async function exportReminders(db: Db, userId: string) {
-  const { devices, ...settings } = await readReminderSettings(db, userId);
+  const { devices, emailConfirmed: _, confirmationSentTo: __, ...settings } = await readReminderSettings(db, userId);
   return {
     settings,
     devices: devices.map(({ label, createdAt, lastUsedAt }) => ({ label, createdAt, lastUsedAt })),

@@ -67,7 +67,7 @@ export function senderDeps(ctx: Pick<AppContext, "config" | "database">): Sender
   return {
     db: ctx.database.db,
     config: ctx.config,
-    mailer: createMailer(ctx.config),
+    mailer: createMailer(ctx.config, ctx.database),
     vapid: () => vapidOf(ctx),
     now,
     pace: pacer(),

@@ -126,3 +126,8 @@ export const SOCIAL_FIELDS = SOCIAL_LINKS.map((l) => l.field) as SocialField[];
 export function socialLinksOf(row: { [F in SocialField]: string | null }): { [F in SocialField]: string | null } {
   return Object.fromEntries(SOCIAL_FIELDS.map((field) => [field, row[field]])) as { [F in SocialField]: string | null };
 }
+
+/** Issue 45: how long the link confirming an address for e-mail reminders works. */
+export const EMAIL_CONFIRM_DAYS = 7;
+/** ...and how soon turning E-mail on again sends a new one (the recipient's budget applies too). */
+export const EMAIL_CONFIRM_RESEND_MINUTES = 10;

@@ -5,6 +5,8 @@
  */
 import {
   BIO_MAX,
+  EMAIL_CONFIRM_DAYS,
+  EMAIL_CONFIRM_RESEND_MINUTES,
   MAX_SUPPLEMENTS,
   NAME_MAX,
   NOTES_MAX,
@@ -133,6 +135,24 @@ export const MAIL_MESSAGES = {
     subject: `Your ${PRODUCT_NAME} e-mail address was changed`,
     text: `The e-mail address of your ${PRODUCT_NAME} account is now ${newEmail}.\n\nIf this wasn't you, reset your password (Forgot password on the sign-in page) and contact us.`,
   }),
+  /** Issue 45: e-mail reminders go only to an address this link (or an e-mail change) confirmed. */
+  reminderConfirm: (url: string, days: number) => ({
+    subject: `Confirm your address for ${PRODUCT_NAME} reminders`,
+    text: `Someone signed in to ${PRODUCT_NAME} with this address turned on e-mail reminders.\n\nTo get them, open this link within ${days} days (it works once):\n${url}\n\nIf it wasn't you, ignore this e-mail: no reminders are sent here until the link is opened.`,
+  }),
+  /** The answer of a route whose mail the recipient's daily budget refused (api/mail.ts). */
+  overBudget: "Too many e-mails to this address today. Please try again tomorrow.",
+} as const;
+
+/** Issue 45: the Reminders card's notice until the address is confirmed, and the link's outcomes. */
+export const EMAIL_CONFIRM_MESSAGES = {
+  sent: (address: string) => `Confirm your address: we sent a link to ${address}`,
+  notSent:
+    "Confirm your address: reminder e-mails start once it is confirmed. Turn E-mail off and on again to get a link.",
+  resend: `No e-mail? Turn E-mail off and on again for a new link (at most one every ${EMAIL_CONFIRM_RESEND_MINUTES} minutes).`,
+  confirmed: "Your address is confirmed: e-mail reminders can reach you",
+  invalidTitle: "This confirmation link does not work",
+  invalid: `A link works once, for ${EMAIL_CONFIRM_DAYS} days, and only the newest one sent works. Turn E-mail on again under Reminders in Settings to get a new link.`,
 } as const;
 
 /** Answers any route may give, and the islands' fallbacks for them. */

@@ -50,6 +50,10 @@ export interface ReminderSettingsJson {
   /** Issue 40: days before a supplement runs out to remind of a refill (0: off). */
   refillLeadDays: RefillLeadDays;
   devices: ReminderDevice[];
+  /** Issue 45: whether reminder e-mails may go to the account's address (it was confirmed). */
+  emailConfirmed: boolean;
+  /** The address a confirmation link that still works went to; null when none does. */
+  confirmationSentTo: string | null;
 }
 
 export const REMINDER_MESSAGES = {
@@ -62,6 +66,8 @@ export const REMINDER_MESSAGES = {
   subscription: "A push subscription needs an https endpoint and its p256dh and auth keys",
   testNoChannel: "Turn on push notifications or e-mail first",
   testNoDevice: "No device receives push yet",
+  /** Issue 45: e-mail is on, push is off, and the address is not confirmed yet. */
+  testUnconfirmed: "Confirm your address first: open the link we sent you",
 } as const;
 
 export const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;

@@ -361,6 +361,12 @@ const ROWS: Row[] = [
     expect: signedIn(401, 400),
   },
   {
+    route: "GET /api/reminders/confirm",
+    what: "a forged confirmation link (issue 45)",
+    call: () => ({ method: "GET", path: `/api/reminders/confirm?token=${"A".repeat(43)}` }),
+    expect: all(400),
+  },
+  {
     route: "GET /api/reminders/unsubscribe",
     what: "a forged link",
     call: () => ({ method: "GET", path: `/api/reminders/unsubscribe?u=${accounts.free.id}&t=${"A".repeat(43)}` }),
@@ -841,8 +847,9 @@ describe.skipIf(skipWithoutBuild("authz-matrix.test.ts: authorization matrix (bu
             !(res.status >= 300 && res.status < 400) &&
             call.method !== "HEAD"
           ) {
-            // Issue 39: the e-mail's unsubscribe link is opened by people (and mail providers): a page.
-            const page = call.path.startsWith("/api/reminders/unsubscribe");
+            // Issue 39: the e-mail's unsubscribe link is opened by people (and mail providers): a page;
+            // so is the address confirmation link (issue 45).
+            const page = /^\/api\/reminders\/(unsubscribe|confirm)\b/.test(call.path);
             expect(res.headers.get("content-type") ?? "", where).toContain(page ? "text/html" : "application/json");
           }
           // Nothing private of an owner reaches anyone else.

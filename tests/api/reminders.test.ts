@@ -17,7 +17,7 @@ import type { ReminderPayload, ReminderSettingsJson } from "../../src/lib/remind
 import { type PushService, startPushService, type TestSubscription } from "../fakes/push-service";
 import { seedReminderUsers } from "../support/reminder-users";
 import { startApi, type TestApi } from "../support/server";
-import { type ApiUser, createUser } from "../support/users";
+import { type ApiUser, confirmEmail, createUser } from "../support/users";
 
 let api: TestApi;
 let push: PushService;
@@ -84,6 +84,7 @@ async function morningUser(zone: string, settings: Record<string, unknown> = {})
   const d3 = await addSupplement(user, { name: "Vitamin D3", schedule: { times: ["morning"], days: DAILY } });
   const omega = await addSupplement(user, { name: "Omega-3", schedule: { times: ["anytime"], days: DAILY } });
   const { sub } = await subscribe(user);
+  await confirmEmail(api, user);
   expect((await put(user, { push: true, email: true, ...settings })).status).toBe(200);
   return { user, sub, d3, omega };
 }
@@ -117,6 +118,8 @@ describe("settings", () => {
       followUpMinutes: 60,
       refillLeadDays: 7,
       devices: [],
+      emailConfirmed: false,
+      confirmationSentTo: null,
     });
     const changed = await put(user, { times: { evening: "19:30" }, followUpMinutes: 30, refillLeadDays: 14 });
     expect(changed.status).toBe(200);
@@ -513,6 +516,7 @@ describe("rate limit", () => {
     const limited = await startApi({ RATE_LIMIT: "on" });
     try {
       const user = await createUser(limited);
+      await confirmEmail(limited, user);
       const call = (path: string, init: Init = {}) =>
         limited.fetch(path, { ...init, headers: { cookie: user.cookie } });
       expect((await call("/api/reminders", { method: "PUT", body: { email: true } })).status).toBe(200);

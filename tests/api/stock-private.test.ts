@@ -13,7 +13,7 @@ import { cardFacts } from "../../api/sharing/card-facts";
 import { rowsOf } from "../../api/supplement-trash";
 import { startApi, type TestApi } from "../support/server";
 import { addSupplementAs, requestsAs, steppingClock } from "../support/tracking-api";
-import { createUser, uniqueName } from "../support/users";
+import { confirmEmail, createUser, uniqueName } from "../support/users";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -59,6 +59,7 @@ describe("stock is private", () => {
     const before = await publicAnswers();
     expect(before[0]).toContain("with orange juice"); // the page shows what it may
 
+    await confirmEmail(api, owner);
     await as(owner, "/api/reminders", { method: "PUT", body: { email: true } });
     await as(owner, `/api/supplements/${x}/stock`, { method: "PUT", body: { unitsPerPack: 8765, count: 4321.5 } });
     await as(owner, `/api/intakes/2026-11-20/${x}/morning`, { method: "PUT", body: { status: "taken" } });

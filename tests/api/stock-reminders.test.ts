@@ -14,7 +14,7 @@ import { reminderOutbox } from "../../db/schema";
 import type { Supplement } from "../../src/lib/types";
 import { startApi, type TestApi } from "../support/server";
 import { addSupplementAs, requestsAs, steppingClock } from "../support/tracking-api";
-import { type ApiUser, createUser } from "../support/users";
+import { type ApiUser, confirmEmail, createUser } from "../support/users";
 
 let api: TestApi;
 const mails: Mail[] = [];
@@ -58,6 +58,7 @@ describe("the refill reminder", () => {
   test("once per run-out; again after a refill and a new run-out, and after a recount; never with the lead time off", async () => {
     const move = steppingClock("2026-11-20T09:00:00Z");
     const user = await createUser(api);
+    await confirmEmail(api, user);
     await send(user, "PUT", "/api/reminders", { email: true });
     const x = await addSupplementAs(api, user, {
       name: "Magnesium",

@@ -42,7 +42,11 @@ export async function seedReminderUsers(db: Db, options: SeedOptions): Promise<S
   }));
   for (let start = 0; start < seeded.length; start += 1000) {
     const chunk = seeded.slice(start, start + 1000);
-    await db.insert(users).values(chunk.map((u) => ({ id: u.id, email: u.email, name: "Reminded", timeZone: u.zone })));
+    await db
+      .insert(users)
+      .values(
+        chunk.map((u) => ({ id: u.id, email: u.email, emailVerified: true, name: "Reminded", timeZone: u.zone })),
+      );
     const made = await db
       .insert(supplements)
       .values(

@@ -72,6 +72,14 @@ export async function makePremium(api: TestApi, user: Pick<ApiUser, "id">, premi
   await api.ctx.database.db.update(users).set({ isPremium: premium }).where(eq(users.id, user.id));
 }
 
+/**
+ * Marks the user's address confirmed (issue 45: reminder e-mails go only to a confirmed one),
+ * as opening the confirmation link does (tests/api/email-confirm.test.ts covers the link).
+ */
+export async function confirmEmail(api: TestApi, user: Pick<ApiUser, "id">): Promise<void> {
+  await api.ctx.database.db.update(users).set({ emailVerified: true }).where(eq(users.id, user.id));
+}
+
 /** The user's row as stored. */
 export async function userRow(api: TestApi, user: Pick<ApiUser, "id">): Promise<User> {
   const [row] = await api.ctx.database.db.select().from(users).where(eq(users.id, user.id));

@@ -14,6 +14,7 @@ import {
 } from "../../lib/reminders";
 import type { RefillLeadDays } from "../../lib/stock";
 import { notify } from "../../lib/toast";
+import EmailConfirmNotice from "./EmailConfirmNotice";
 import { SettingsCard } from "./parts";
 
 const SLOT_LABELS: Record<ReminderSlot, string> = {
@@ -187,6 +188,7 @@ export default function RemindersCard() {
               />
               E-mail
             </label>
+            <EmailConfirmNotice settings={settings} />
             {apple && (
               <p className="text-sm text-slate-600">
                 On iPhone and iPad, push notifications need StackTrack on your Home Screen: tap Share, then Add to Home

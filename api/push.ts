@@ -3,7 +3,8 @@
  * with `web-push` (it signs the VAPID JWT and encrypts the payload, aes128gcm).
  *
  *   GET    /api/push/key                 { publicKey }
- *   POST   /api/push/subscriptions       PushSubscription.toJSON() -> 201 { id } (upsert by endpoint)
+ *   POST   /api/push/subscriptions       PushSubscription.toJSON() -> 201 { id } (upsert by endpoint;
+ *                                         the endpoint on a PUSH_HOSTS host, else 400)
  *   DELETE /api/push/subscriptions/{id}  204, only one's own
  */
 import https from "node:https";
@@ -13,7 +14,7 @@ import { LRUCache } from "lru-cache";
 import webpush from "web-push";
 import type { Db } from "../db/client";
 import { appKeys, pushSubscriptions } from "../db/schema";
-import { MAX_PUSH_DEVICES, pushSubscriptionSchema } from "../src/lib/reminders";
+import { MAX_PUSH_DEVICES, pushSubscriptionSchemaFor } from "../src/lib/reminders";
 import { deviceName } from "../src/lib/user-agent";
 import { now } from "./clock";
 import type { Config } from "./config";
@@ -168,8 +169,10 @@ export const pushRoutes = new Hono<AppEnv>()
   })
   .post("/push/subscriptions", async (c) => {
     const user = await requireUser(c);
-    const input = await readJson(c, pushSubscriptionSchema);
-    const db = c.get("ctx").database.db;
+    const { config, database } = c.get("ctx");
+    // Only at the push services' hosts (PUSH_HOSTS, issue 45): never loopback, private or link-local.
+    const input = await readJson(c, pushSubscriptionSchemaFor(config.PUSH_HOSTS));
+    const db = database.db;
     const label = deviceName(c.req.header("user-agent"));
     // One row per endpoint: the same browser again updates its keys (and owner, if another
     // account signed in on it), never adds a second row.

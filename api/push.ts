@@ -19,7 +19,7 @@ import { deviceName } from "../src/lib/user-agent";
 import { now } from "./clock";
 import type { Config } from "./config";
 import { type AppEnv, requireUser } from "./env";
-import { notFound, readJson } from "./http";
+import { notFound, readJson, unauthorized } from "./http";
 import { log } from "./log";
 import type { AppContext } from "./types";
 
@@ -174,6 +174,12 @@ export const pushRoutes = new Hono<AppEnv>()
     const input = await readJson(c, pushSubscriptionSchemaFor(config.PUSH_HOSTS));
     const db = database.db;
     const label = deviceName(c.req.header("user-agent"));
+    // Tied to this browser's session (issue 45): ending it removes the subscription. Every
+    // dashboard load sends the subscription again (src/lib/push-client.ts), so a new session
+    // (a password change that ended the others) ties it again.
+    const found = await c.get("ctx").auth.api.getSession({ headers: c.req.raw.headers });
+    if (!found) throw unauthorized();
+    const sessionId = found.session.id;
     // One row per endpoint: the same browser again updates its keys (and owner, if another
     // account signed in on it), never adds a second row.
     const [row] = await db
@@ -185,6 +191,7 @@ export const pushRoutes = new Hono<AppEnv>()
         p256dh: input.keys.p256dh,
         auth: input.keys.auth,
         label,
+        sessionId,
         createdAt: now(),
       })
       .onConflictDoUpdate({
@@ -194,6 +201,7 @@ export const pushRoutes = new Hono<AppEnv>()
           p256dh: input.keys.p256dh,
           auth: input.keys.auth,
           label,
+          sessionId,
         },
       })
       .returning({ id: pushSubscriptions.id });

@@ -27,7 +27,7 @@ import { insightsRoutes } from "./insights/routes";
 import { errorFields, log } from "./log";
 import { profileRoutes } from "./profile";
 import { pushRoutes } from "./push";
-import { accountKeyOf, addressKey, limitRoute } from "./rate-limit";
+import { accountKeyOf, addressKey, authBodyField, limitRoute } from "./rate-limit";
 import { reminderRoutes } from "./reminders/routes";
 import { UNSUBSCRIBE_PATH } from "./reminders/unsubscribe";
 import { isCrossOriginWrite } from "./security";
@@ -96,20 +96,13 @@ async function checkAuthBody(ctx: AppContext, c: import("hono").Context<AppEnv>)
 
 /**
  * Spends the rate-limit budgets of a served better-auth endpoint (api/rate-limit.ts): the
- * account a sign-in names and the recipient of a reset mail come from the JSON body.
+ * account a sign-in names and the recipient of a reset mail come from the body, whatever its
+ * content type (authBodyField reads it as better-auth does).
  */
 async function limitAuthCall(ctx: AppContext, c: import("hono").Context<AppEnv>, pattern: string): Promise<void> {
   if (ctx.config.RATE_LIMIT === "off") return;
   const route = `${c.req.method} /api/auth${pattern}`;
-  let email: string | undefined;
-  if (c.req.method === "POST") {
-    const body: unknown = await c.req.raw
-      .clone()
-      .json()
-      .catch(() => null);
-    const value = body && typeof body === "object" ? (body as { email?: unknown }).email : undefined;
-    if (typeof value === "string" && value.trim()) email = value;
-  }
+  const email = c.req.method === "POST" ? await authBodyField(c.req.raw, "email") : undefined;
   const address = addressKey(c.get("clientAddress"));
   if (route === "POST /api/auth/sign-in/email") {
     const account = email ? await accountKeyOf(ctx.database.db, email) : undefined;

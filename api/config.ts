@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { PRODUCT_NAME } from "../src/lib/constants";
+import { DEFAULT_PUSH_HOSTS, parsePushHosts } from "../src/lib/push-hosts";
 import { MAX_PROXY_HOPS } from "./client-address";
 
 /** SHUTDOWN_DRAIN_SECONDS' default: above the proxy's 2 s health interval in deploy/Caddyfile, with room. */
@@ -140,6 +141,22 @@ const envSchema = z
      * connection, answer and body together (api/outbound.ts); SECURITY.md "Calls to other systems".
      */
     OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
+     * Issue 45: the hosts push endpoints may be at (src/lib/push-hosts.ts), comma-separated:
+     * `name`, `*.name` (one more label) or `name:port`; https on port 443 unless a port is named.
+     */
+    PUSH_HOSTS: z
+      .string()
+      .trim()
+      .default("")
+      .transform((value, ctx) => {
+        if (value === "") return [...DEFAULT_PUSH_HOSTS] as readonly string[];
+        try {
+          return parsePushHosts(value) as readonly string[];
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
     /** How often (ms) an instance plans and sends due reminders; 0: never (tests drive it). */
     REMINDER_TICK_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
     /**

@@ -79,9 +79,58 @@ function buffer(line: string) {
 // A process that ends (process.exit anywhere, or the end of the event loop) writes what waits.
 process.on("exit", flushLogs);
 
+/** Something in a path or query that may be a secret: a long run of token characters, or a query. */
+const MAYBE_SECRET = /[A-Za-z0-9_%-]{16}|\?/;
+/** A path segment (its extension apart) that is a credential's shape: 16+ token characters with a digit or a capital. */
+const SECRET_SEGMENT = /^(?=[^.]*[0-9A-Z])[A-Za-z0-9_%-]{16,}(?=\.[A-Za-z0-9]{1,8}$|$)/;
+export const REDACTED = "[redacted]";
+
+/**
+ * The one redaction rule for URLs in log lines (issue 45): every path segment shaped like a
+ * credential (16 or more of A-Z a-z 0-9 _ - %, with a digit or a capital: a password-reset
+ * token, a feed token like /api/calendar/<token>.ics, a UUID) becomes `[redacted]` (an
+ * extension kept), and every query value does too (names kept: `?token=[redacted]`); a
+ * fragment is dropped. A full URL keeps its origin. Words of routes (`request-password-reset`) are lower case: kept.
+ */
+export function redactUrl(url: string): string {
+  if (!MAYBE_SECRET.test(url)) return url;
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? "";
+  const rest = url.slice(origin.length);
+  const cut = rest.search(/[?#]/);
+  const path = cut < 0 ? rest : rest.slice(0, cut);
+  const tail = cut < 0 ? "" : rest.slice(cut);
+  const segments = path.split("/").map((segment) => segment.replace(SECRET_SEGMENT, REDACTED));
+  const query = tail.startsWith("?")
+    ? `?${tail
+        .slice(1)
+        .split("#")[0]
+        ?.split("&")
+        .map((pair) => (pair.includes("=") ? `${pair.slice(0, pair.indexOf("="))}=${REDACTED}` : pair))
+        .join("&")}`
+    : "";
+  return `${origin}${segments.join("/")}${query}`;
+}
+
+/** A log field that may hold a URL or a path: redacted by redactUrl. */
+const urlLike = (value: unknown): value is string =>
+  typeof value === "string" && (value.startsWith("/") || /^https?:\/\//i.test(value));
+
+function redactFields(fields: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!fields) return fields;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(fields)) {
+    if (!urlLike(value)) continue;
+    const redacted = redactUrl(value);
+    if (redacted === value) continue;
+    copy ??= { ...fields };
+    copy[key] = redacted;
+  }
+  return copy ?? fields;
+}
+
 function write(level: Level, msg: string, fields?: Record<string, unknown>) {
   if (order[level] < threshold) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...redactFields(fields) });
   flushLogs();
   // Through the process's streams, as console output goes: what tests and tools that watch
   // the streams (the suites' unexpected-error guard, log assertions) see. Request lines are
@@ -117,12 +166,12 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 const jsonString = (text: string): string => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : `"${text}"`);
 
 /**
- * The line `log.info("request", fields)` writes, byte for byte, made without an object spread
+ * The line `log.info("request", fields)` writes (its path through redactUrl), byte for byte, made without an object spread
  * and a generic JSON.stringify (an absent `ip` is left out, as JSON.stringify leaves out undefined).
  */
 export function requestLine({ method, path, status, ms, ip }: RequestFields): string {
   const address = ip === undefined ? "" : `,"ip":${jsonString(ip)}`;
-  return `{"time":"${isoNow()}","level":"info","msg":"request","method":${jsonString(method)},"path":${jsonString(path)},"status":${status},"ms":${ms}${address}}`;
+  return `{"time":"${isoNow()}","level":"info","msg":"request","method":${jsonString(method)},"path":${jsonString(redactUrl(path))},"status":${status},"ms":${ms}${address}}`;
 }
 
 export const log = {

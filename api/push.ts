@@ -4,7 +4,8 @@
  * own deadline and answer bound, issue 45).
  *
  *   GET    /api/push/key                 { publicKey }
- *   POST   /api/push/subscriptions       PushSubscription.toJSON() -> 201 { id } (upsert by endpoint)
+ *   POST   /api/push/subscriptions       PushSubscription.toJSON() -> 201 { id } (upsert by endpoint;
+ *                                         the endpoint on a PUSH_HOSTS host, else 400)
  *   DELETE /api/push/subscriptions/{id}  204, only one's own
  */
 import https from "node:https";
@@ -14,12 +15,12 @@ import { LRUCache } from "lru-cache";
 import webpush from "web-push";
 import type { Db } from "../db/client";
 import { appKeys, pushSubscriptions } from "../db/schema";
-import { MAX_PUSH_DEVICES, pushSubscriptionSchema } from "../src/lib/reminders";
+import { MAX_PUSH_DEVICES, pushSubscriptionSchemaFor } from "../src/lib/reminders";
 import { deviceName } from "../src/lib/user-agent";
 import { now } from "./clock";
 import type { Config } from "./config";
 import { type AppEnv, requireUser } from "./env";
-import { notFound, readJson } from "./http";
+import { notFound, readJson, unauthorized } from "./http";
 import { log } from "./log";
 import { drainBounded, withDeadline } from "./outbound";
 import type { AppContext } from "./types";
@@ -200,9 +201,17 @@ export const pushRoutes = new Hono<AppEnv>()
   })
   .post("/push/subscriptions", async (c) => {
     const user = await requireUser(c);
-    const input = await readJson(c, pushSubscriptionSchema);
-    const db = c.get("ctx").database.db;
+    const { config, database } = c.get("ctx");
+    // Only at the push services' hosts (PUSH_HOSTS, issue 45): never loopback, private or link-local.
+    const input = await readJson(c, pushSubscriptionSchemaFor(config.PUSH_HOSTS));
+    const db = database.db;
     const label = deviceName(c.req.header("user-agent"));
+    // Tied to this browser's session (issue 45): ending it removes the subscription. Every
+    // dashboard load sends the subscription again (src/lib/push-client.ts), so a new session
+    // (a password change that ended the others) ties it again.
+    const found = await c.get("ctx").auth.api.getSession({ headers: c.req.raw.headers });
+    if (!found) throw unauthorized();
+    const sessionId = found.session.id;
     // One row per endpoint: the same browser again updates its keys (and owner, if another
     // account signed in on it), never adds a second row.
     const [row] = await db
@@ -214,6 +223,7 @@ export const pushRoutes = new Hono<AppEnv>()
         p256dh: input.keys.p256dh,
         auth: input.keys.auth,
         label,
+        sessionId,
         createdAt: now(),
       })
       .onConflictDoUpdate({
@@ -223,6 +233,7 @@ export const pushRoutes = new Hono<AppEnv>()
           p256dh: input.keys.p256dh,
           auth: input.keys.auth,
           label,
+          sessionId,
         },
       })
       .returning({ id: pushSubscriptions.id });

@@ -6,7 +6,7 @@
  * recipient. See SECURITY.md "Limits on costly routes".
  */
 import { createHash } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Database, Db } from "../db/client";
 import { rateLimits, users } from "../db/schema";
 import { COMMON_MESSAGES } from "../src/lib/messages";
@@ -119,6 +119,38 @@ export async function accountKeyOf(db: Db, email: string): Promise<string> {
   return row?.id ?? `unknown-${emailKey(normal)}`;
 }
 
+/** better-call's test for a JSON body (node_modules/better-call/dist/utils.mjs, getBody). */
+const JSON_BODY = /^application\/([a-z0-9.+-]*\+)?json/i;
+
+/**
+ * The `field` of a better-auth request's body, read as better-auth itself reads bodies (its
+ * router's getBody: JSON by that test of the Content-Type, else a form, urlencoded or
+ * multipart, by substring), so that a limit keyed by it sees what the endpoint will act on,
+ * whatever the content type (issue 45: a form-encoded sign-in skipped the per-account limit).
+ * A body better-auth reads as text or bytes has no fields: its schema refuses it. Reads a copy.
+ */
+export async function authBodyField(request: Request, field: string): Promise<string | undefined> {
+  if (!request.body) return undefined;
+  const type = (request.headers.get("content-type") ?? "").toLowerCase();
+  let value: unknown;
+  try {
+    if (JSON_BODY.test(type)) {
+      const body: unknown = await request.clone().json();
+      value = body && typeof body === "object" ? (body as Record<string, unknown>)[field] : undefined;
+    } else if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
+      let last: FormDataEntryValue | undefined;
+      // The last of repeated fields, as better-call's loop keeps it.
+      (await request.clone().formData()).forEach((v, k) => {
+        if (k === field) last = v;
+      });
+      value = last;
+    }
+  } catch {
+    return undefined; // better-auth refuses a body it cannot parse
+  }
+  return typeof value === "string" && value.trim() ? value : undefined;
+}
+
 /**
  * Spends one request of each budget `route` has in ROUTE_LIMITS, keyed by `keys` (a dimension
  * without a key is skipped), or only of the budgets in `only` (a route that spends its mail
@@ -133,10 +165,41 @@ export async function limitRoute(
 ): Promise<void> {
   const rules = ROUTE_LIMITS[route];
   if (!rules) throw new Error(`no rate limits for ${route}`);
-  for (const [dimension, budget] of rules) {
-    if (only && !only.includes(budget)) continue;
+  if (ctx.config.RATE_LIMIT === "off") return;
+  const spent = rules.flatMap(([dimension, budget]) => {
     const key = keys[dimension];
-    if (key) await hit(ctx, `${budget}:${key}`, LIMITS[budget]);
+    return key && (!only || only.includes(budget)) ? [{ key: `${budget}:${key}`, limit: LIMITS[budget] as Limit }] : [];
+  });
+  await sweepExpired(ctx);
+  await refuseSpent(ctx, spent);
+  for (const { key, limit } of spent) await hit(ctx, key, limit);
+}
+
+/**
+ * Throws 429, writing nothing, when one of `budgets` is already spent in its window (another
+ * request would only count past it). So a refused request leaves no row of its own: a flood of
+ * sign-ins with new e-mails from one address writes that address's row and the first few
+ * accounts', not a row per e-mail (issue 45). The upserts in `hit` still decide at the edge,
+ * on every instance alike: counts only grow within a window.
+ */
+async function refuseSpent(ctx: Pick<AppContext, "database">, budgets: { key: string; limit: Limit }[]) {
+  if (budgets.length === 0) return;
+  const rows = await ctx.database.db
+    .select({ key: rateLimits.key, windowStart: rateLimits.windowStart, count: rateLimits.count })
+    .from(rateLimits)
+    .where(
+      inArray(
+        rateLimits.key,
+        budgets.map((b) => b.key),
+      ),
+    );
+  const nowMs = Date.now();
+  for (const { key, limit } of budgets) {
+    const row = rows.find((r) => r.key === key);
+    const window = windowOf(nowMs, limit);
+    if (row && Number(row.windowStart) === window && !allowed(row.count + 1, limit)) {
+      throw tooManyRequests(window, limit, nowMs);
+    }
   }
 }
 
@@ -162,6 +225,32 @@ export async function spendMailBudget(ctx: AppContext, address: string, kind: Ma
 /** Seconds until the mail budgets' day (UTC) starts again. */
 export const mailBudgetRetryAfter = (nowMs: number) =>
   Math.max(1, windowOf(nowMs, LIMITS.mailToRecipientDaily) + 86_400 - Math.floor(nowMs / 1000));
+
+/** The longest window of any budget: a row of a key without a known budget is kept that long. */
+const LONGEST_WINDOW = Math.max(...Object.values(LIMITS).map((l: Limit) => l.windowSeconds));
+/** How often (at most) an instance deletes the rows of windows that are over. */
+export const SWEEP_SECONDS = 60;
+const lastSweep = new WeakMap<object, number>();
+
+/**
+ * Deletes the counters whose window is over (each budget's own window, by its key's prefix;
+ * the longest for others, e.g. the batched limiters'), at most once a SWEEP_SECONDS per
+ * instance, on the first limited request after: the table holds the current windows' keys,
+ * not every e-mail ever tried (issue 45). Any instance may sweep: a row whose window is over
+ * counts as 1 again at its next hit anyway.
+ */
+export async function sweepExpired(ctx: Pick<AppContext, "database">, force = false): Promise<void> {
+  const nowS = Math.floor(Date.now() / 1000);
+  const last = lastSweep.get(ctx.database) ?? Number.NEGATIVE_INFINITY;
+  if (!force && nowS - last < SWEEP_SECONDS) return;
+  lastSweep.set(ctx.database, nowS);
+  const windows = Object.entries(LIMITS).map(
+    ([budget, limit]) => sql`when ${`${budget}:`} then ${sql.raw(String((limit as Limit).windowSeconds))}`,
+  );
+  await ctx.database.db.execute(sql`delete from ${rateLimits}
+    where ${rateLimits.windowStart} + case split_part(${rateLimits.key}, ':', 1) || ':' ${sql.join(windows, sql` `)}
+      else ${sql.raw(String(LONGEST_WINDOW))} end <= ${nowS}::bigint`);
+}
 
 /** The fixed window (its start, in Unix seconds) that the instant `nowMs` falls in. */
 export function windowOf(nowMs: number, limit: Limit): number {

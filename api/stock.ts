@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import type { Db } from "../db/client";
 import { supplements, type User } from "../db/schema";
 import { SUPPLEMENT_MESSAGES } from "../src/lib/messages";
-import { REFILLS_MAX, STOCK_MESSAGES, type StockJson, stockOf } from "../src/lib/stock";
+import { REFILLS_MAX, STOCK_MAX, STOCK_MESSAGES, type StockJson, stockOf } from "../src/lib/stock";
 import { refillInputSchema, stockInputSchema } from "../src/lib/stock-input";
 import { now } from "./clock";
 import { type AppEnv, requireUser } from "./env";
@@ -37,6 +37,8 @@ async function readStock(db: Db, user: Pick<User, "id" | "timeZone">, id: number
 }
 
 const MAX_ID = 2_147_483_647;
+
+const conflict = (field: string, message: string) => new HttpError(409, message, { [field]: [message] });
 
 function parseId(raw: string): number {
   if (!/^\d{1,12}$/.test(raw))
@@ -78,11 +80,15 @@ export const stockRoutes = new Hono<AppEnv>()
     const { packs } = await readJson(c, refillInputSchema);
     const { database, caches } = c.get("ctx");
     const at = now().toISOString();
+    const used = stockColumns("s0", sql`${userToday(user)}::date`).stockUsed;
     // Appended to the refills since the count; without a count yet, the packs are the count.
     const result = await database.db.execute(sql`
       with target as (
-        select id, units_per_pack, stock_count, jsonb_array_length(stock_refills) as refills
-        from ${supplements} where ${supplements.id} = ${id} and ${supplements.userId} = ${user.id}
+        select s0.id, s0.units_per_pack, s0.stock_count, jsonb_array_length(s0.stock_refills) as refills,
+          -- What is on hand after the packs (issue 45): at most STOCK_MAX, so that the count and the sums stay bounded.
+          coalesce(s0.stock_count + (select coalesce(sum((r->>'units')::numeric), 0)
+            from jsonb_array_elements(s0.stock_refills) r) - ${used}, 0) + s0.units_per_pack * ${packs}::int <= ${STOCK_MAX} as fits
+        from ${supplements} s0 where s0.id = ${id} and s0.user_id = ${user.id}
       ), updated as (
         update ${supplements} s set
           stock_refills = case when s.stock_count is null then '[]'::jsonb
@@ -91,15 +97,16 @@ export const stockRoutes = new Hono<AppEnv>()
           stock_counted_on = case when s.stock_count is null then ${userToday(user)}::date else s.stock_counted_on end,
           stock_counted_at = case when s.stock_count is null then ${at}::timestamptz else s.stock_counted_at end
         from target t
-        where s.id = t.id and t.units_per_pack is not null and t.refills < ${REFILLS_MAX}
+        where s.id = t.id and t.units_per_pack is not null and t.refills < ${REFILLS_MAX} and t.fits
         returning s.id
       )
-      select t.units_per_pack is not null as sized, (select count(*) from updated)::int as done from target t`);
+      select t.units_per_pack is not null as sized, t.refills < ${REFILLS_MAX} as room, t.fits,
+        (select count(*) from updated)::int as done from target t`);
     const [row] = rowsOf(result);
     if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     if (Number(row.done) === 0) {
-      const message = row.sized ? STOCK_MESSAGES.tooManyRefills : STOCK_MESSAGES.noPackSize;
-      throw new HttpError(409, message, { [row.sized ? "packs" : "unitsPerPack"]: [message] });
+      if (!row.sized) throw conflict("unitsPerPack", STOCK_MESSAGES.noPackSize);
+      throw conflict("packs", row.room ? STOCK_MESSAGES.tooMuchStock : STOCK_MESSAGES.tooManyRefills);
     }
     caches.invalidate({ userId: user.id });
     c.header("Cache-Control", "no-store");

@@ -34,11 +34,16 @@ async function startDouble() {
   const cmd = ["nice", "-n", "10", process.execPath, "tests/fakes/push-service.ts"];
   const service = startService(cmd, { env: process.env as Record<string, string>, logFile: log });
   while (!readFileSync(log, "utf8").includes("\n")) await Bun.sleep(50);
-  const { url, caFile } = JSON.parse(readFileSync(log, "utf8").split("\n")[0] ?? "");
+  const { url, caFile, pushHosts } = JSON.parse(readFileSync(log, "utf8").split("\n")[0] ?? "");
   const ask = async <T>(path: string, method = "GET") =>
     (await (await fetch(`${url}/_fake/${path}`, { method, tls: { rejectUnauthorized: false } })).json()) as T;
   const stop = () => service.stop().finally(() => rmSync(log, { force: true }));
-  return { pid: service.pid, env: { NODE_EXTRA_CA_CERTS: caFile as string }, ask, stop };
+  return {
+    pid: service.pid,
+    env: { NODE_EXTRA_CA_CERTS: caFile as string, PUSH_HOSTS: pushHosts as string },
+    ask,
+    stop,
+  };
 }
 
 async function run(instanceCount: number, withPage: boolean) {

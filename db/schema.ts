@@ -475,10 +475,17 @@ export const pushSubscriptions = pgTable(
     label: text("label").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    /**
+     * Issue 45: the session that subscribed this browser. Ending it (sign-out, the sessions
+     * list, a password change that ends others, expiry's delete) deletes the subscription: a
+     * signed-out device stops receiving the user's pushes. Null: stored before migration 0016.
+     */
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
   },
   (t) => [
     uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint),
     index("push_subscriptions_user_idx").on(t.userId),
+    index("push_subscriptions_session_idx").on(t.sessionId),
   ],
 );
 

@@ -32,6 +32,7 @@ import { hasPassword } from "./credentials";
 import { deleteAccount } from "./delete";
 import { confirmEmailChange, endEmailChanges, requestEmailChange } from "./email-change";
 import { buildExport, exportCsv, signInMethod } from "./export";
+import { CLEAR_SITE_DATA } from "./session";
 import { currentSession, listSessions, revokeOtherSessions, revokeSessionById } from "./sessions";
 
 /** A better-auth refusal as the app's JSON error (never a 500). */
@@ -92,6 +93,17 @@ async function checkEmailChanger(c: Context<AppEnv>, user: User, currentPassword
 const isInvalidPassword = (error: unknown) =>
   error instanceof APIError && (error.body as { code?: unknown } | undefined)?.code === "INVALID_PASSWORD";
 
+/**
+ * This browser is signed out (its account deleted, or its own session ended from the list):
+ * its session cookies cleared, and Clear-Site-Data (issue 45) empties what it keeps offline
+ * (the worker's caches, the waiting ticks, the worker itself), as sign-out does.
+ */
+function signOutBrowser(c: Context<AppEnv>) {
+  for (const name of sessionCookieNames(c.req.header("cookie")))
+    c.header("Set-Cookie", clearingCookie(name), { append: true });
+  c.header("Clear-Site-Data", CLEAR_SITE_DATA);
+}
+
 export const accountRoutes = new Hono<AppEnv>()
   .get("/account", async (c) => {
     const user = await requireUser(c);
@@ -134,8 +146,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const ctx = c.get("ctx");
     await limit(c, "DELETE /api/account", user);
     await deleteAccount(ctx, c.req.raw.headers, user, input);
-    for (const name of sessionCookieNames(c.req.header("cookie")))
-      c.header("Set-Cookie", clearingCookie(name), { append: true });
+    signOutBrowser(c);
     return c.json({ message: SETTINGS_MESSAGES.accountDeleted });
   })
   .post("/account/password", async (c) => {
@@ -216,9 +227,6 @@ export const accountRoutes = new Hono<AppEnv>()
   .delete("/account/sessions/:id", async (c) => {
     await requireUser(c);
     const { current } = await revokeSessionById(c.get("ctx"), c.req.raw.headers, c.req.param("id"));
-    if (current) {
-      for (const name of sessionCookieNames(c.req.header("cookie")))
-        c.header("Set-Cookie", clearingCookie(name), { append: true });
-    }
+    if (current) signOutBrowser(c);
     return c.json({ message: SETTINGS_MESSAGES.sessionEnded });
   });

@@ -8,6 +8,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "../../db/client";
+import { pushEndpointAllowed } from "../../src/lib/push-hosts";
 import { LATE_LIMIT_MINUTES, type ReminderPayload, type ReminderSlot } from "../../src/lib/reminders";
 import type { Config } from "../config";
 import { log } from "../log";
@@ -79,8 +80,11 @@ export function pacer(perSecond = SEND_RATE): () => Promise<void> {
 /** A slot's reminder and follow-up spend the reminder budget; a refill, the shared one. */
 const mailBudgetOf = (row: ClaimedRow): MailBudget => (row.kind === "refill" ? "other" : "reminder");
 
-/** Where each user's reminders go: their address and their push devices. */
-async function destinations(db: Db, userIds: string[]) {
+/**
+ * Where each user's reminders go: their address and their push devices (only those at a
+ * PUSH_HOSTS host: a row stored before the list, or under a wider one, is never sent to).
+ */
+async function destinations(db: Db, userIds: string[], pushHosts: readonly string[]) {
   const json = JSON.stringify(userIds);
   const [emails, subs] = await Promise.all([
     // Issue 45: only a confirmed address gets reminders; without one the row is skipped.
@@ -92,6 +96,7 @@ async function destinations(db: Db, userIds: string[]) {
   const email = new Map(rowsOf<{ id: string; email: string }>(emails).map((r) => [r.id, r.email]));
   const devices = new Map<string, PushTarget[]>();
   for (const r of rowsOf<PushTarget & { user_id: string }>(subs)) {
+    if (!pushEndpointAllowed(r.endpoint, pushHosts)) continue;
     const list = devices.get(r.user_id) ?? [];
     list.push({ id: r.id, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth });
     devices.set(r.user_id, list);
@@ -162,7 +167,7 @@ async function deliverer(deps: SenderDeps, live: ClaimedRow[], used: string[], g
       db,
       live.flatMap((r) => (isSlot(r.slot) ? [{ ...r, slot: r.slot }] : [])),
     ),
-    destinations(db, [...new Set(live.map((r) => r.userId))]),
+    destinations(db, [...new Set(live.map((r) => r.userId))], deps.config.PUSH_HOSTS),
     refillMessages(db, refillRows, deps.now()),
   ]);
   const deadlineMs = deps.config.OUTBOUND_TIMEOUT_MS;
@@ -215,7 +220,11 @@ export async function sendDue(deps: SenderDeps, limit?: number): Promise<number>
   }
 }
 
-/** A test reminder, now and not through the outbox: to every device and/or the address. */
+/**
+ * A test reminder, now and not through the outbox: to every device and/or the address. `push`
+ * is the number of devices it went to, not how many push services accepted it: the answer
+ * must not tell the caller how each endpoint answered (issue 45).
+ */
 export async function deliverNow(
   deps: SenderDeps,
   userId: string,
@@ -224,7 +233,7 @@ export async function deliverNow(
   let reached = 0;
   if (message.push) {
     const payload = message.push;
-    const targets = (await destinations(deps.db, [userId])).devices.get(userId) ?? [];
+    const targets = (await destinations(deps.db, [userId], deps.config.PUSH_HOSTS)).devices.get(userId) ?? [];
     const vapid = await deps.vapid();
     const deadlineMs = deps.config.OUTBOUND_TIMEOUT_MS;
     const results = await Promise.all(
@@ -233,7 +242,7 @@ export async function deliverNow(
     const used = targets.filter((_, i) => results[i] === "sent").map((t) => t.id);
     const gone = targets.filter((_, i) => results[i] === "gone").map((t) => t.id);
     await recordPushOutcomes(deps.db, used, gone);
-    reached = used.length;
+    reached = targets.length;
   }
   if (message.email) await deps.mailer(message.email);
   return { push: reached, email: Boolean(message.email) };

@@ -3,6 +3,7 @@
  * times, the follow-up choices, the settings' JSON shape and the zod schema of a change.
  */
 import { z } from "zod";
+import { PUSH_HOST_MESSAGE, pushEndpointAllowed } from "./push-hosts";
 import { TIME_LABELS, TIMED_DOSE_TIMES } from "./schedule";
 import { REFILL_LEAD_CHOICES, type RefillLeadDays, STOCK_MESSAGES } from "./stock";
 
@@ -133,6 +134,24 @@ export const pushSubscriptionSchema = z.object(
   { message: REMINDER_MESSAGES.subscription },
 );
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionSchema>;
+
+const forHosts = new WeakMap<readonly string[], z.ZodType<PushSubscriptionInput>>();
+/**
+ * POST /api/push/subscriptions on this server: the schema above, and the endpoint on one of
+ * `hosts` (PUSH_HOSTS, ./push-hosts.ts), else a 400 naming `endpoint`.
+ */
+export function pushSubscriptionSchemaFor(hosts: readonly string[]): z.ZodType<PushSubscriptionInput> {
+  let schema = forHosts.get(hosts);
+  if (!schema) {
+    schema = pushSubscriptionSchema.superRefine((input, ctx) => {
+      if (!pushEndpointAllowed(input.endpoint, hosts)) {
+        ctx.addIssue({ code: "custom", path: ["endpoint"], message: PUSH_HOST_MESSAGE });
+      }
+    });
+    forHosts.set(hosts, schema);
+  }
+  return schema;
+}
 
 /** The title of a reminder: 'Morning: 2 supplements'. */
 export function reminderTitle(slot: ReminderSlot, count: number): string {

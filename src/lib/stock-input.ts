@@ -3,15 +3,18 @@
  * dialog: apart from ./stock.ts so that zod loads with the dialog, not with the dashboard.
  */
 import { z } from "zod";
-import { PACKS_MAX, STOCK_MAX, STOCK_MESSAGES } from "./stock";
+import { PACKS_MAX, STOCK_MAX, STOCK_MESSAGES, STOCK_MIN } from "./stock";
 
 const cents = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 
-/** A number of units up to STOCK_MAX with at most 2 decimals, above zero or from zero; null clears it. */
+/**
+ * A number of units up to STOCK_MAX with at most 2 decimals, from STOCK_MIN (or zero); null
+ * clears it. 1e-9 is not "2 decimals" that round to 0: it is refused (issue 45).
+ */
 const units = (message: string, zeroAllowed: boolean) =>
   z
     .number({ message })
-    .refine((n) => (zeroAllowed ? n >= 0 : n > 0) && n <= STOCK_MAX && cents(n), message)
+    .refine((n) => ((zeroAllowed && n === 0) || n >= STOCK_MIN) && n <= STOCK_MAX && cents(n), message)
     .nullable()
     .optional();
 

@@ -20,13 +20,17 @@ export interface StockJson {
   /** The last count + refills since − doses taken since; null before a first count. Negative: 'Recount?'. */
   left: number | null;
   unitsPerPack: number | null;
-  /** The user's date it runs out around; null without a count, with nothing taken, or below zero. */
+  /** The user's date it runs out around; null without a count, with nothing taken, below zero, or over 10 years away. */
   runsOutOn: string | null;
   /** It runs out within the user's refill lead time (or is below zero): Today shows the notice. */
   refillDue: boolean;
 }
 
 export const STOCK_MAX = 99_999;
+/** The smallest count or pack size above zero: stock is kept in hundredths. */
+export const STOCK_MIN = 0.01;
+/** A run-out further than this many days (10 years) is not shown: none is (issue 45). */
+export const RUN_OUT_MAX_DAYS = 3653;
 /** The one-tap refill's label, on a supplement's menu and on Today's notice. */
 export const PLUS_ONE_PACK = "+1 pack";
 export const PACKS_MAX = 20;
@@ -40,12 +44,13 @@ export const DEFAULT_REFILL_LEAD: RefillLeadDays = 7;
 
 export const STOCK_MESSAGES = {
   count: `Count must be a number from 0 to ${STOCK_MAX} (at most 2 decimals)`,
-  unitsPerPack: `Units per pack must be a number above 0 and at most ${STOCK_MAX} (at most 2 decimals)`,
+  unitsPerPack: `Units per pack must be a number from ${STOCK_MIN} to ${STOCK_MAX} (at most 2 decimals)`,
   empty: "Give unitsPerPack, count or both",
   unknown: "Unknown field: only unitsPerPack and count",
   packs: `Packs must be a whole number from 1 to ${PACKS_MAX}`,
   noPackSize: "Set the units per pack before adding a pack",
   tooManyRefills: `More than ${REFILLS_MAX} refills since the last count: set the count first`,
+  tooMuchStock: `Stock can be at most ${STOCK_MAX} units: set the count instead`,
   refillLead: "Refill reminder must be 0 (off), 3, 7 or 14 days",
   // Shown by the islands only.
   recount: "Recount?",
@@ -83,7 +88,9 @@ export function stockOf(facts: StockFacts, today: string, leadDays: number): Sto
   const left =
     facts.count === null ? null : round2(facts.count + facts.refills.reduce((n, r) => n + r.units, 0) - facts.used);
   const perDay = dailyAmount(facts);
-  const runsOutOn = left === null || left < 0 || perDay <= 0 ? null : addDays(today, Math.floor(left / perDay));
+  // Bounded (issue 45): a large stock of a tiny dose lasts millennia, past any date; none is shown.
+  const days = left === null || left < 0 || !(perDay > 0) ? Number.NaN : Math.floor(left / perDay);
+  const runsOutOn = Number.isFinite(days) && days <= RUN_OUT_MAX_DAYS ? addDays(today, days) : null;
   const refillDue =
     leadDays > 0 && left !== null && (left < 0 || (runsOutOn !== null && runsOutOn <= addDays(today, leadDays)));
   return { left, unitsPerPack: facts.unitsPerPack, runsOutOn, refillDue };

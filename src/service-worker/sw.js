@@ -24,6 +24,23 @@ self.addEventListener("activate", (event) =>
   ),
 );
 
+/**
+ * Issue 45: a device signed out elsewhere (its session ended from another device, its account
+ * deleted) keeps nothing. When the server answers this user's request with 401, or a dashboard
+ * navigation with a page that is not the dashboard (signed out: the landing page), every copy
+ * this worker keeps is deleted. Answers `response` unchanged.
+ */
+async function forgetIfSignedOut(response, dashboardNavigation = false) {
+  const signedOut =
+    response.status === 401 ||
+    (dashboardNavigation && response.ok && response.headers.get("X-Offline-Shell") !== "dashboard");
+  if (signedOut) {
+    const names = await caches.keys();
+    await Promise.all(names.filter((n) => n.startsWith("stacktrack-offline")).map((n) => caches.delete(n)));
+  }
+  return response;
+}
+
 /** A page that may be the dashboard: /dashboard, or / (the dashboard when signed in). */
 const dashboardPath = (path) => path === SHELL || path === "/";
 
@@ -38,7 +55,7 @@ function cacheable(response) {
  */
 async function shell(request) {
   try {
-    const response = await fetch(request);
+    const response = await forgetIfSignedOut(await fetch(request), true);
     if (cacheable(response) && response.headers.get("X-Offline-Shell") === "dashboard") {
       const cache = await caches.open(CACHE);
       await cache.put(SHELL, response.clone());
@@ -65,7 +82,7 @@ async function pruneTodays(cache) {
 /** GET /api/today: the network's answer, kept per URL (date); without a network the last one kept. */
 async function today(request) {
   try {
-    const response = await fetch(request);
+    const response = await forgetIfSignedOut(await fetch(request));
     if (cacheable(response)) {
       const cache = await caches.open(CACHE);
       await cache.put(request, response.clone());
@@ -177,6 +194,7 @@ async function markAllTaken(data) {
       doses: data.doses.map((dose) => ({ supplementId: dose.supplementId, time: dose.time })),
     }),
   });
+  await forgetIfSignedOut(answer);
   if (!answer.ok) throw new Error(`Take all answered ${answer.status}`);
 }
 

@@ -147,7 +147,7 @@ async function newPushSubscription(owner: Account): Promise<string> {
     method: "POST",
     cookie: owner.cookie,
     body: {
-      endpoint: `https://push.example/${crypto.randomUUID()}`,
+      endpoint: `https://fcm.googleapis.com/fcm/send/${crypto.randomUUID()}`,
       keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) },
     },
   });
@@ -395,7 +395,7 @@ const ROWS: Row[] = [
       method: "POST",
       path: "/api/push/subscriptions",
       body: {
-        endpoint: `https://push.example/${crypto.randomUUID()}`,
+        endpoint: `https://fcm.googleapis.com/fcm/send/${crypto.randomUUID()}`,
         keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) },
       },
     }),

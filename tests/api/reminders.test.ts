@@ -26,7 +26,7 @@ const mails: Mail[] = [];
 beforeAll(async () => {
   push = await startPushService();
   push.trustInProcess();
-  api = await startApi();
+  api = await startApi(push.caEnv);
 });
 afterAll(async () => {
   resetClock();

@@ -16,7 +16,10 @@
  * /_fake/count. `bun tests/fakes/push-service.ts` runs it alone (its URL and CA file on stdout).
  *
  * The certificate is self-signed (openssl): pass `push.caEnv` to a spawned server
- * (NODE_EXTRA_CA_CERTS), or call `push.trustInProcess()` in the test process.
+ * (NODE_EXTRA_CA_CERTS), or call `push.trustInProcess()` in the test process. `caEnv` also
+ * names this service's `127.0.0.1:port` in PUSH_HOSTS (after the default push services): the
+ * app accepts endpoints only at those hosts (issue 45), so an in-process app gets it too
+ * (`startApi(push.caEnv)`).
  */
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -24,6 +27,7 @@ import https from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import tls from "node:tls";
+import { DEFAULT_PUSH_HOSTS } from "../../src/lib/push-hosts";
 
 export interface TestSubscription {
   endpoint: string;
@@ -163,6 +167,8 @@ function answerFaulty(socket: tls.TLSSocket, fault: Fault, faults: { written: nu
   }
   // "stall": nothing, ever.
 }
+/** PUSH_HOSTS for an app that delivers to a test service on `port`: the defaults and it. */
+export const testPushHosts = (port: number) => [...DEFAULT_PUSH_HOSTS, `127.0.0.1:${port}`].join(",");
 
 /** `port`: a fixed one (the end-to-end server's, so the browser test finds it); else any free one. */
 export async function startPushService(options: { port?: number } = {}): Promise<PushService> {
@@ -288,7 +294,7 @@ export async function startPushService(options: { port?: number } = {}): Promise
   const service: PushService = {
     url: origin,
     caFile,
-    caEnv: { NODE_EXTRA_CA_CERTS: caFile },
+    caEnv: { NODE_EXTRA_CA_CERTS: caFile, PUSH_HOSTS: testPushHosts(port) },
     received,
     refused,
     stats,
@@ -321,5 +327,5 @@ export async function startPushService(options: { port?: number } = {}): Promise
 if (import.meta.main) {
   const push = await startPushService();
   process.on("SIGTERM", () => void push.close().finally(() => process.exit(0)));
-  console.log(JSON.stringify({ url: push.url, caFile: push.caFile }));
+  console.log(JSON.stringify({ url: push.url, caFile: push.caFile, pushHosts: push.caEnv.PUSH_HOSTS }));
 }

@@ -94,3 +94,61 @@ describe("no request line is lost", () => {
     ]);
   });
 });
+
+describe("one redaction rule for secrets in paths and queries (issue 45)", () => {
+  const RESET = "Ab3dE5gH7jK9mN1pQ3sT5vW7"; // better-auth's reset token: 24 of [A-Za-z0-9]
+  const table: [string, string][] = [
+    // [logged, written]
+    [`/api/auth/reset-password/${RESET}`, "/api/auth/reset-password/[redacted]"],
+    [
+      `/api/auth/reset-password/${RESET}?callbackURL=%2Fauth%2Freset-password`,
+      "/api/auth/reset-password/[redacted]?callbackURL=[redacted]",
+    ],
+    [`/auth/reset-password?token=${RESET}`, "/auth/reset-password?token=[redacted]"],
+    ["/api/account/email/confirm?token=abc", "/api/account/email/confirm?token=[redacted]"],
+    ["/api/reminders/confirm?token=s3cr3t&x", "/api/reminders/confirm?token=[redacted]&x"],
+    [
+      `/api/reminders/unsubscribe?u=user-1&t=${"Zz9_-".repeat(8)}abc`,
+      "/api/reminders/unsubscribe?u=[redacted]&t=[redacted]",
+    ],
+    [`/api/calendar/${"k".repeat(20)}9.ics`, "/api/calendar/[redacted].ics"],
+    ["/api/calendar/2F6sQw0rT8yU4iO2pA6sD.ics?download=1", "/api/calendar/[redacted].ics?download=[redacted]"],
+    ["/api/push/subscriptions/3f2c1b8e-9d4a-4c6e-8f0b-1a2b3c4d5e6f", "/api/push/subscriptions/[redacted]"],
+    [
+      `https://stacktrack.app/api/auth/reset-password/${RESET}`,
+      "https://stacktrack.app/api/auth/reset-password/[redacted]",
+    ],
+    [`/api/auth/reset-password/${RESET}#frag`, "/api/auth/reset-password/[redacted]"],
+    [`/api/x/${encodeURIComponent("a+b/c=d")}${"Q".repeat(16)}`, "/api/x/[redacted]"],
+    // Kept: routes' own words, short ids, built assets.
+    ["/api/auth/request-password-reset", "/api/auth/request-password-reset"],
+    ["/api/supplements/12345/refills", "/api/supplements/12345/refills"],
+    ["/_astro/client.BkQx12ab.js", "/_astro/client.BkQx12ab.js"],
+    ["/api/auth/callback/github", "/api/auth/callback/github"],
+    ["/", "/"],
+  ];
+  for (const [logged, written] of table) {
+    test(`${logged} → ${written}`, async () => {
+      const { redactUrl } = await import("../../api/log");
+      expect(redactUrl(logged)).toBe(written);
+      const line = JSON.parse(requestLine({ method: "GET", path: logged, status: 302, ms: 1, ip: "1.2.3.4" }));
+      expect(line.path).toBe(written);
+    });
+  }
+
+  test("every other log line's URL and path fields follow the same rule", async () => {
+    const script = `import { log } from ${JSON.stringify(join(ROOT, "api/log.ts"))};
+      log.warn("statement timeout", { path: "/api/auth/reset-password/${RESET}", url: "https://x.example/a?token=${RESET}", note: "kept ${RESET}" });`;
+    const proc = Bun.spawn([process.execPath, "-e", script], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [err] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    const line = JSON.parse(err.trim());
+    expect(line.path).toBe("/api/auth/reset-password/[redacted]");
+    expect(line.url).toBe("https://x.example/a?token=[redacted]");
+    expect(err).toContain("kept "); // not a URL: a message's words are the caller's business
+  });
+});

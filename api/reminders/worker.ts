@@ -77,6 +77,12 @@ export function senderDeps(ctx: Pick<AppContext, "config" | "database">): Sender
 const KEY = Symbol.for("stacktrack.reminders.worker");
 type Holder = { [KEY]?: { stop(): void } };
 
+/** Stops the context's loop (before its database closes: tests' close()). */
+export function stopReminderWorker(ctx: object): void {
+  (ctx as Holder)[KEY]?.stop();
+  delete (ctx as Holder)[KEY];
+}
+
 /** Starts the instance's loop once per context (REMINDER_TICK_MS > 0). */
 export function startReminderWorker(ctx: Pick<AppContext, "config" | "database">): void {
   const holder = ctx as Holder;

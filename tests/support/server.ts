@@ -8,6 +8,7 @@
 import { createApp } from "../../api/app";
 import { clientAddress } from "../../api/client-address";
 import { type AppContext, createContext } from "../../api/context";
+import { stopReminderWorker } from "../../api/reminders/worker";
 import { createHost } from "../../src/host/host";
 import { createTestDatabase, type TestDatabase } from "./db";
 
@@ -112,6 +113,7 @@ export async function startApi(extraEnv: Record<string, string> = {}, options: S
     async close() {
       if (closed) return;
       closed = true;
+      stopReminderWorker(ctx); // a test with REMINDER_TICK_MS > 0 leaves no loop on a closed database
       await server.stop(true);
       await ctx.database.close();
       await database.drop();

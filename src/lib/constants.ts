@@ -126,3 +126,6 @@ export const SOCIAL_FIELDS = SOCIAL_LINKS.map((l) => l.field) as SocialField[];
 export function socialLinksOf(row: { [F in SocialField]: string | null }): { [F in SocialField]: string | null } {
   return Object.fromEntries(SOCIAL_FIELDS.map((field) => [field, row[field]])) as { [F in SocialField]: string | null };
 }
+
+/** The query parameter that carries a name claimed on its free profile page to the set-up (issue 51). */
+export const CLAIM_PARAM = "claim";

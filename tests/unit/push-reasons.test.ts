@@ -17,7 +17,7 @@ test.each<[string, unknown, "worker" | "subscribe" | "other", keyof typeof PUSH_
   ["anything else at the worker", new TypeError("x"), "worker", "generic"],
   ["an AbortError outside subscribe", dom("AbortError"), "worker", "generic"],
   ["a plain string", "boom", "subscribe", "generic"],
-])("%s: %s", (_what, error, step, reason) => {
+])("%s", (_what, error, step, reason) => {
   expect(pushFailureReason(error, step)).toBe(reason);
 });
 

@@ -170,7 +170,7 @@ export function createApp(ctx: AppContext) {
       user ??= getSessionUser(ctx, c.req.raw.headers);
       return user;
     });
-    if (!ORIGIN_EXEMPT.has(c.req.path) && isCrossOriginWrite(c.req.raw, ctx.config.origin)) {
+    if (!ORIGIN_EXEMPT.has(c.req.path) && isCrossOriginWrite(c.req.raw, ctx.config.origin, !ctx.config.PUBLIC_ORIGIN)) {
       return c.json({ message: "Cross-origin request refused" }, 403);
     }
     await next();

@@ -18,6 +18,7 @@ import type { Caches } from "./cache";
 import type { Config } from "./config";
 import { log } from "./log";
 import { createMailer } from "./mail";
+import { developmentOrigin } from "./security";
 import { sessionTokenCookie } from "./session-cookie";
 import { checkUserRow, mapProviderProfile, UserFieldError } from "./user-fields";
 
@@ -95,7 +96,11 @@ export function createAuth(config: Config, database: Database, caches: Caches) {
     baseURL: config.origin,
     basePath: "/api/auth",
     secret: config.authSecret,
-    trustedOrigins: [config.origin],
+    // In development (no PUBLIC_ORIGIN), also the address the page was opened at when it is
+    // localhost, an IP literal or a .local name: the origin check's own rule (api/security.ts).
+    trustedOrigins: config.PUBLIC_ORIGIN
+      ? [config.origin]
+      : (request) => [config.origin, request ? developmentOrigin(request, config.origin) : undefined],
     database: drizzleAdapter(database.db, {
       provider: "pg",
       schema: {

@@ -83,28 +83,48 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * State-changing requests must come from our own pages: the Origin header must be the
- * configured origin or the origin the request was addressed to. A request without
- * Origin (not a browser form or fetch; a Referer is not looked at) is refused too.
+ * configured origin. A request without Origin (not a browser form or fetch; a Referer is not
+ * looked at) is refused too.
  *
  * Origins are compared whole, as parsed origins: the header must be an origin exactly as
  * a browser writes it (`scheme://host[:port]`, lower case, no default port, no path), and
- * equal to one of ours (the request's own origin counts only in the site's scheme). A look-alike that merely starts with ours (`…example.evil.test`,
+ * equal to one of ours. A look-alike that merely starts with ours (`…example.evil.test`,
  * `…example@evil.test`, `…example:8080`), another scheme or port, `null`, or a list of
  * several origins is refused.
+ *
+ * In development (`development`: no PUBLIC_ORIGIN) the origin the request was addressed to
+ * (its Host, in the site's scheme) counts too, when that host is `localhost`, an IP literal or
+ * a `.local` name (developmentOrigin): a phone on the LAN works; a name rebound by DNS to this
+ * machine does not.
  */
-export function isCrossOriginWrite(request: Request, allowedOrigin: string): boolean {
+export function isCrossOriginWrite(request: Request, allowedOrigin: string, development = false): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.get("origin");
   if (!origin || parsedOrigin(origin) !== origin) return true;
+  if (origin === parsedOrigin(allowedOrigin)) return false;
+  return !development || origin !== developmentOrigin(request, allowedOrigin);
+}
+
+/**
+ * The origin a development request was addressed to (its Host header, else its URL's host, in
+ * the site's scheme), when that host is `localhost`, an IP literal or ends in `.local`;
+ * undefined otherwise. Better-auth trusts the same origin (api/auth.ts).
+ */
+export function developmentOrigin(request: Request, allowedOrigin: string): string | undefined {
   const site = parsedOrigin(allowedOrigin);
-  if (origin === site) return false;
-  // The origin the request was addressed to (another name for the same server, in
-  // development), in the site's scheme only: behind a TLS proxy the app is addressed over
-  // http, and http://<our host> must not pass for https://<our host>.
-  const own = new URL(request.url);
-  if (!site || own.protocol !== new URL(site).protocol) return true;
-  const host = request.headers.get("host");
-  return origin !== own.origin && (!host || origin !== parsedOrigin(`${own.protocol}//${host}`));
+  if (!site) return undefined;
+  const url = new URL(request.url);
+  // Behind a TLS proxy the app is addressed over http: http://<host> must not pass for https://<host>.
+  if (url.protocol !== new URL(site).protocol) return undefined;
+  const own = parsedOrigin(`${url.protocol}//${request.headers.get("host") ?? url.host}`);
+  if (!own) return undefined;
+  const { hostname } = new URL(own);
+  const local =
+    hostname === "localhost" ||
+    hostname.endsWith(".local") ||
+    /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) ||
+    (hostname.startsWith("[") && hostname.endsWith("]"));
+  return local ? own : undefined;
 }
 
 /** The origin of a URL as a browser serialises it; undefined for what has none (`null`, junk). */

@@ -104,9 +104,9 @@ function PremiumCard() {
           <p className="font-medium text-slate-900">Need help with billing?</p>
           <p className="mt-1">
             Update your card, download invoices and receipts in Stripe's secure billing portal. Changes you make there
-            show up here when you come back. To stop your subscription, use Cancel Subscription in{" "}
-            <a href="/profile/edit" className="font-medium text-brand-800 underline underline-offset-2">
-              Settings
+            show up here when you come back. To stop your subscription, use Cancel Subscription under{" "}
+            <a href="/profile/edit#premium" className="font-medium text-brand-800 underline underline-offset-2">
+              Edit Profile → Premium Subscription
             </a>
             .
           </p>

@@ -3,10 +3,14 @@ import { useEffect, useState } from "react";
 import { stampPrintDates } from "../lib/print";
 import { printedOn, SHARING_TEXT } from "../lib/sharing";
 import type { CurrentUser, Supplement } from "../lib/types";
-import { $dialog, $supplements, $supplementsLoaded, seedSupplements, visibleList } from "../stores/supplements";
+import { $dialog, seedSupplements } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
 
-/** 'Welcome back, @username' with the Add Item and Share Profile buttons. */
+/**
+ * 'Welcome back, @username' with the Add Item and Share Profile buttons. Add Item is always
+ * here, at the top (issue 51: on an empty dashboard it is the first run's way in, visible
+ * without scrolling on a 320 × 640 phone); the empty list has none of its own.
+ */
 export default function DashboardHeader({
   user: initialUser,
   supplements,
@@ -17,8 +21,6 @@ export default function DashboardHeader({
   seedUser(initialUser);
   seedSupplements(supplements ?? null);
   const user = useStore($user) ?? initialUser;
-  // An empty list offers its own Add Item (issue 38): one such button on the page at a time.
-  const empty = visibleList(useStore($supplementsLoaded), useStore($supplements), supplements ?? null).length === 0;
   // The Print button exists only once JavaScript runs (issue 16); before any print the date is the reader's.
   const [canPrint, setCanPrint] = useState(false);
   useEffect(() => {
@@ -68,7 +70,6 @@ export default function DashboardHeader({
         <button
           type="button"
           className="btn btn-primary flex-1 sm:flex-none"
-          hidden={empty && supplements !== undefined}
           onClick={() => $dialog.set({ kind: "add" })}
         >
           <svg

@@ -61,7 +61,8 @@ export default function PremiumSettings({ user: initialUser }: { user: CurrentUs
   }
 
   return (
-    <section className="card p-6 sm:p-8" aria-labelledby={`${id}-title`}>
+    // #premium: where billing's directions to Cancel Subscription point (issue 51).
+    <section id="premium" className="card scroll-mt-4 p-6 sm:p-8" aria-labelledby={`${id}-title`}>
       <div className="flex flex-wrap items-center gap-3">
         <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
           Premium Subscription

@@ -1,7 +1,14 @@
 import { useEffect, useId, useRef, useState } from "react";
 import Field from "../components/Field";
 import { ApiError, api, profileExists } from "../lib/api";
-import { BIO_MAX, isReservedUsername, PRODUCT_NAME, USERNAME_CHECK_MIN, USERNAME_INPUT_MAX } from "../lib/constants";
+import {
+  BIO_MAX,
+  CLAIM_PARAM,
+  isReservedUsername,
+  PRODUCT_NAME,
+  USERNAME_CHECK_MIN,
+  USERNAME_INPUT_MAX,
+} from "../lib/constants";
 import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
 import { flashToast, notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
@@ -25,6 +32,12 @@ export default function ProfileSetup({ user }: Props) {
   const [touched, setTouched] = useState(false);
   const latest = useRef("");
   const ids = { username: useId(), bio: useId() };
+
+  // A name claimed from its free profile page ('Make it yours', issue 51) arrives as `?claim=`.
+  useEffect(() => {
+    const claim = new URLSearchParams(window.location.search).get(CLAIM_PARAM);
+    if (claim && usernameSchema.safeParse(claim).success) setUsername((typed) => typed || claim);
+  }, []);
 
   // The live availability check: from USERNAME_CHECK_MIN characters, debounced; found = taken, 404 = free.
   useEffect(() => {

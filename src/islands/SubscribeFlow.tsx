@@ -14,8 +14,20 @@ export const PREMIUM_FEATURES = [
   { title: "Detailed notes", text: "Keep dosage timing, brands and how each supplement works for you." },
   { title: "Affiliate badge", text: "Show visitors of your profile which products you stand behind." },
   { title: "Unlimited affiliate links", text: "No caps: link every product in your stack." },
-  { title: "Priority support", text: "Your questions go to the front of the line." },
 ] as const;
+
+/**
+ * The features, with 'Priority support' only when the server names where to write
+ * (CONTACT_EMAIL): no promise without an address behind it (issue 51).
+ */
+export function premiumFeatures(contactEmail: string | null): { title: string; text: string }[] {
+  return contactEmail
+    ? [
+        ...PREMIUM_FEATURES,
+        { title: "Priority support", text: `Write to ${contactEmail}: your questions go to the front of the line.` },
+      ]
+    : [...PREMIUM_FEATURES];
+}
 
 type Phase =
   | { kind: "loading" }
@@ -195,9 +207,12 @@ function PaymentForm({ stripe, clientSecret }: { stripe: Stripe; clientSecret: s
 export default function SubscribeFlow({
   user: initialUser,
   publishableKey,
+  contactEmail = null,
 }: {
   user: CurrentUser;
   publishableKey: string | null;
+  /** CONTACT_EMAIL, when the server has one. */
+  contactEmail?: string | null;
 }) {
   seedUser(initialUser);
   const user = useStore($user) ?? initialUser;
@@ -285,7 +300,7 @@ export default function SubscribeFlow({
               Everything in Free, plus
             </h2>
             <ul className="mt-4 space-y-4">
-              {PREMIUM_FEATURES.map((feature) => (
+              {premiumFeatures(contactEmail).map((feature) => (
                 <li key={feature.title} className="flex gap-3">
                   <Check />
                   <div>

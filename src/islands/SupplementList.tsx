@@ -203,9 +203,6 @@ export default function SupplementList({ user: initialUser, supplements: initial
           <p className="mt-1 text-sm text-slate-600">
             Start tracking your health journey by adding your first supplement.
           </p>
-          <button type="button" className="btn btn-primary mt-4" onClick={() => $dialog.set({ kind: "add" })}>
-            Add Item
-          </button>
         </div>
       ) : (
         <>

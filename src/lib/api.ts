@@ -21,9 +21,15 @@ export async function apiRequest<T>(
   method: string,
   path: string,
   body?: unknown,
-  { signal }: { signal?: AbortSignal } = {},
+  { signal, keepalive }: { signal?: AbortSignal; keepalive?: boolean } = {},
 ): Promise<T> {
-  const init: RequestInit = { method, credentials: "include", headers: { Accept: "application/json" }, signal };
+  const init: RequestInit = {
+    method,
+    credentials: "include",
+    headers: { Accept: "application/json" },
+    signal,
+    keepalive,
+  };
   if (body instanceof FormData) init.body = body;
   else if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -55,7 +61,9 @@ export async function apiRequest<T>(
 export const api = {
   get: <T>(path: string, options?: { signal?: AbortSignal }) => apiRequest<T>("GET", path, undefined, options),
   post: <T>(path: string, body?: unknown) => apiRequest<T>("POST", path, body ?? {}),
-  put: <T>(path: string, body?: unknown) => apiRequest<T>("PUT", path, body ?? {}),
+  /** `keepalive`: the request outlives the page (a setting saved as the visitor leaves). */
+  put: <T>(path: string, body?: unknown, options?: { keepalive?: boolean }) =>
+    apiRequest<T>("PUT", path, body ?? {}, options),
   delete: <T>(path: string) => apiRequest<T>("DELETE", path),
 };
 

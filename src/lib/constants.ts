@@ -131,3 +131,5 @@ export function socialLinksOf(row: { [F in SocialField]: string | null }): { [F 
 export const EMAIL_CONFIRM_DAYS = 7;
 /** ...and how soon turning E-mail on again sends a new one (the recipient's budget applies too). */
 export const EMAIL_CONFIRM_RESEND_MINUTES = 10;
+/** The query parameter that carries a name claimed on its free profile page to the set-up (issue 51). */
+export const CLAIM_PARAM = "claim";

@@ -4,7 +4,8 @@
  * - A day is kept when it has a taken dose and nothing missed; a missed dose breaks a
  *   streak; any other day (nothing due, all skipped) is neutral. Today is kept only once
  *   every due dose is taken or skipped (with one taken); until then it is neutral.
- * - Adherence = Σ taken ÷ Σ (taken + missed) over ended days; null when that is 0.
+ * - Adherence = Σ taken ÷ Σ (taken + missed + skipped) over ended days (a skip is not a take,
+ *   issue 51); null when that is 0.
  */
 import type { HistoryDay } from "./schedule";
 
@@ -40,14 +41,14 @@ export function longestStreak(days: readonly HistoryDay[], today: string): numbe
   return longest;
 }
 
-/** Σ taken ÷ Σ (taken + missed) over the ended days among `days`; null when nothing counts. */
+/** Σ taken ÷ Σ (taken + missed + skipped) over the ended days among `days`; null when nothing counts. */
 export function adherence(days: readonly HistoryDay[], today: string): number | null {
   let taken = 0;
   let counted = 0;
   for (const day of days) {
     if (day.date >= today) continue;
     taken += day.taken;
-    counted += day.taken + day.missed;
+    counted += day.taken + day.missed + day.skipped;
   }
   return counted === 0 ? null : taken / counted;
 }

@@ -192,18 +192,29 @@ const SOCIAL_PLATFORMS: Partial<Record<SocialField, { hosts: RegExp; handle: Reg
 /**
  * A social link as typed, made the URL stored: an http(s) URL stays as it is; for Instagram,
  * X, TikTok and YouTube, the platform's address without `https://` (`instagram.com/maya.runs`)
- * gets it, and a handle (`@maya.runs`) becomes the platform's profile URL. Empty stays empty.
- * Anything else is null (refused with 'Please enter a valid URL'). Client and server alike.
+ * gets it, and a handle (`@maya.runs`) becomes the platform's profile URL; a Website typed as a
+ * domain name without a scheme (`mayaruns.example`, `mayaruns.example/blog`) gets `https://` the
+ * same way (issue 51). Empty stays empty. Anything else is null (refused with 'Please enter a
+ * valid URL'). Client and server alike.
  */
 export function normalizeSocialLink(field: SocialField, typed: string): string | null {
   const value = typed.trim();
   if (value === "" || isHttpUrl(value)) return value;
+  if (field === "websiteUrl") return withHttps(value, DOMAIN_NAME);
   const platform = SOCIAL_PLATFORMS[field];
   if (!platform) return null;
   const handle = /^@(.+)$/.exec(value)?.[1];
   if (handle !== undefined) return platform.handle.test(handle) ? platform.url(handle) : null;
+  return withHttps(value, platform.hosts);
+}
+
+/** A domain name: dot-separated labels of letters, digits and hyphens, ending in a letters-only TLD. */
+const DOMAIN_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+
+/** `host/path` typed without a scheme, as `https://host/path` when its host matches `hosts`; else null. */
+function withHttps(value: string, hosts: RegExp): string | null {
   const host = /^([^/?#\s]+)(?:[/?#]|$)/.exec(value)?.[1];
-  if (!host || !platform.hosts.test(host)) return null;
+  if (!host || !hosts.test(host)) return null;
   const url = `https://${value}`;
   return isHttpUrl(url) ? url : null;
 }

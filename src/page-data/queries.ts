@@ -3,12 +3,15 @@
  * import these, never a route module of api/.
  */
 import { hasPassword } from "../../api/account/credentials";
+import { isUsernameHeld } from "../../api/account/holds";
 import type { Config } from "../../api/config";
 import { getContext } from "../../api/context";
 import { type FoundProfile, findPublicProfile } from "../../api/queries/profile";
 import { listSupplements } from "../../api/queries/supplements";
 import { remindersOn } from "../../api/reminders/settings";
+import { isReservedUsername } from "../lib/constants";
 import type { CurrentUser, Supplement } from "../lib/types";
+import { isValidUsername } from "../lib/validation";
 
 /** The server's configuration (origin, which sign-in providers and payments are on). */
 export async function pageConfig(): Promise<Config> {
@@ -24,6 +27,15 @@ export async function supplementsOf(user: Pick<CurrentUser, "id" | "isPremium" |
 export async function publicProfile(name: string): Promise<FoundProfile | null> {
   const { database, config } = await getContext();
   return findPublicProfile(database.db, name, config.origin);
+}
+
+/**
+ * Whether a visitor could take `name` (issue 51: the unknown profile's 'Make it yours', for a
+ * page that found no profile): the username rule, not reserved, not held after a deletion.
+ */
+export async function nameIsClaimable(name: string): Promise<boolean> {
+  if (!isValidUsername(name) || isReservedUsername(name)) return false;
+  return !(await isUsernameHeld((await getContext()).database.db, name));
 }
 
 /** Whether the user can sign in with a password (/settings: 'Set a password' when not). */

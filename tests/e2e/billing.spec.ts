@@ -40,6 +40,8 @@ async function expectSubscribeForm(page: Page) {
   for (const feature of ["Affiliate links", "Detailed notes", "Unlimited affiliate links", "Priority support"]) {
     await expect(page.getByText(feature, { exact: true })).toBeVisible();
   }
+  // The e2e server has CONTACT_EMAIL: the promise names it (without one there is none).
+  await expect(page.getByText("Write to help@stacktrack.example", { exact: false })).toBeVisible();
   await expect(page.getByTestId("stub-payment-element")).toBeVisible();
   await expect(page.getByRole("button", { name: "Subscribe to Premium" })).toBeEnabled();
 }
@@ -117,9 +119,13 @@ test.describe("premium billing", () => {
     await page.getByRole("button", { name: "View Billing History" }).click();
     await expect(page).toHaveURL(new RegExp(`^${STRIPE_URL}/portal/bps_`));
 
-    // Cancel from Settings, after the confirmation.
-    await gotoHydrated(page, "/profile/edit");
+    // Cancel where billing's directions point (issue 51), after the confirmation.
+    await gotoHydrated(page, "/billing");
+    await page.getByRole("link", { name: "Edit Profile → Premium Subscription" }).click();
+    await expect(page).toHaveURL(`${base}/profile/edit#premium`);
+    await waitForHydration(page);
     const card = page.getByRole("region", { name: "Premium Subscription" });
+    await expect(card.getByRole("button", { name: "Cancel Subscription" })).toBeInViewport();
     await card.getByRole("button", { name: "Cancel Subscription" }).click();
     const confirm = page.getByRole("dialog", { name: "Cancel Premium?" });
     await expect(confirm).toBeVisible();

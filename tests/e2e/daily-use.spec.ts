@@ -148,8 +148,9 @@ for (const viewport of [
       // All done: every due dose taken or skipped, said quietly, nothing moved.
       await expect(card.getByRole("status").filter({ hasText: "All done for today" })).toBeVisible();
       expect((await card.boundingBox())?.height).toBe(before?.height);
-      const done = history.getByRole("img", { name: `${shortDayLabel(today())}: 4 of 5 taken (today)` });
-      expect(await background(done)).toBe(await background(swatch(page, HEATMAP_LABELS.all)));
+      // Done with a skip (issue 51): its own colour and words, not All taken.
+      const done = history.getByRole("img", { name: `${shortDayLabel(today())}: All done, 1 skipped (today)` });
+      expect(await background(done)).toBe(await background(swatch(page, HEATMAP_LABELS.skipped)));
       await expect(history.getByTestId("today-progress")).toHaveText("Today: 4 of 5");
       await expectNoA11yViolations(page);
       await page.reload();

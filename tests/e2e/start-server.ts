@@ -36,6 +36,8 @@ const child = Bun.spawn([process.execPath, "server.ts"], {
     PORT: String(E2E_PORT),
     HOST: "0.0.0.0",
     PUBLIC_ORIGIN: `http://localhost:${E2E_PORT}`,
+    // Premium's 'Priority support' is promised only with an address to write to (issue 51).
+    CONTACT_EMAIL: "help@stacktrack.example",
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
   }),
   stdin: "ignore",

@@ -48,3 +48,47 @@ describe("isCrossOriginWrite for https://stacktrack.example", () => {
     });
   }
 });
+
+/**
+ * Development (no PUBLIC_ORIGIN, the site http://localhost:4321): a request whose Origin is its
+ * own Host is accepted when that host is localhost, an IP literal or a .local name (a phone on
+ * the LAN); any other name is refused, whatever it resolves to (DNS rebinding).
+ */
+describe("isCrossOriginWrite in development (no PUBLIC_ORIGIN)", () => {
+  const DEV_SITE = "http://localhost:4321";
+  const write = (origin: string, host: string, development = true) =>
+    isCrossOriginWrite(
+      new Request(`http://${host}/api/profile`, { method: "POST", headers: { origin, host } }),
+      DEV_SITE,
+      development,
+    );
+  const TABLE: [string, string, string, boolean][] = [
+    // [what, Origin, Host, accepted]
+    ["the printed address", "http://localhost:4321", "localhost:4321", true],
+    ["127.0.0.1", "http://127.0.0.1:4321", "127.0.0.1:4321", true],
+    ["a LAN address", "http://192.168.1.20:4321", "192.168.1.20:4321", true],
+    ["IPv6 loopback", "http://[::1]:4321", "[::1]:4321", true],
+    ["a .local name", "http://maya-laptop.local:4321", "maya-laptop.local:4321", true],
+    ["a public name rebound to this machine", "http://evil.example:4321", "evil.example:4321", false],
+    ["a name ending in local without the dot", "http://evillocal:4321", "evillocal:4321", false],
+    [
+      "localhost as a subdomain of another name",
+      "http://localhost.evil.example:4321",
+      "localhost.evil.example:4321",
+      false,
+    ],
+    ["an IP origin with another Host", "http://192.168.1.20:4321", "evil.example:4321", false],
+    ["another port than the Host's", "http://127.0.0.1:9999", "127.0.0.1:4321", false],
+    ["https where the server is addressed over http", "https://127.0.0.1:4321", "127.0.0.1:4321", false],
+  ];
+  for (const [what, origin, host, accepted] of TABLE) {
+    test(`${what}: ${origin} with Host ${host} is ${accepted ? "accepted" : "refused"}`, () => {
+      expect(write(origin, host)).toBe(!accepted);
+    });
+  }
+
+  test("with PUBLIC_ORIGIN set, an own local address is refused: only the configured origin counts", () => {
+    expect(write("http://127.0.0.1:4321", "127.0.0.1:4321", false)).toBe(true);
+    expect(write("http://localhost:4321", "localhost:4321", false)).toBe(false);
+  });
+});

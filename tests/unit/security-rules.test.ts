@@ -43,16 +43,18 @@ describe("isCrossOriginWrite", () => {
     expect(isCrossOriginWrite(request(method, { origin: SITE }, url), SITE)).toBe(false);
   });
 
-  test("the origin the request was addressed to is allowed, by URL or by Host", () => {
+  test("in development the origin the request was addressed to is allowed, in the site's scheme only", () => {
     const url = "http://127.0.0.1:4321/api/supplements";
-    // Only in the site's own scheme: for an https site, a request's http origin is refused.
-    expect(isCrossOriginWrite(request("POST", { origin: "http://127.0.0.1:4321" }, url), SITE)).toBe(true);
-    expect(isCrossOriginWrite(request("POST", { origin: "http://127.0.0.1:4321" }, url), HTTP_SITE)).toBe(false);
+    // With a PUBLIC_ORIGIN (development false), only the configured origin.
+    expect(isCrossOriginWrite(request("POST", { origin: "http://127.0.0.1:4321" }, url), HTTP_SITE)).toBe(true);
+    // For an https site, a request's http origin is refused.
+    expect(isCrossOriginWrite(request("POST", { origin: "http://127.0.0.1:4321" }, url), SITE, true)).toBe(true);
+    expect(isCrossOriginWrite(request("POST", { origin: "http://127.0.0.1:4321" }, url), HTTP_SITE, true)).toBe(false);
     // The Host header names the address the client used; the scheme is the request's.
     const viaHost = request("POST", { origin: "http://localhost:4321", host: "localhost:4321" }, url);
-    expect(isCrossOriginWrite(viaHost, HTTP_SITE)).toBe(false);
+    expect(isCrossOriginWrite(viaHost, HTTP_SITE, true)).toBe(false);
     const otherScheme = request("POST", { origin: "https://localhost:4321", host: "localhost:4321" }, url);
-    expect(isCrossOriginWrite(otherScheme, HTTP_SITE)).toBe(true);
+    expect(isCrossOriginWrite(otherScheme, HTTP_SITE, true)).toBe(true);
   });
 
   /** Origins that resemble the site's and must all be refused. */
@@ -78,16 +80,19 @@ describe("isCrossOriginWrite", () => {
     expect(isCrossOriginWrite(addressed, SITE)).toBe(true);
   });
 
-  test("a Host header that is not the request's own host is the only other origin allowed", () => {
+  test("in development a Host header is the only other origin allowed, and only a local one", () => {
     const url = "http://127.0.0.1:4321/api/supplements";
-    const withHost = (origin: string) => request("POST", { origin, host: "app.internal:8080" }, url);
-    expect(isCrossOriginWrite(withHost("http://app.internal:8080"), HTTP_SITE)).toBe(false);
-    expect(isCrossOriginWrite(withHost("http://127.0.0.1:4321"), HTTP_SITE)).toBe(false);
-    expect(isCrossOriginWrite(withHost("http://app.internal"), HTTP_SITE)).toBe(true);
-    expect(isCrossOriginWrite(withHost("http://app.internal:8080.evil.example"), HTTP_SITE)).toBe(true);
+    const withHost = (origin: string, host = "app.local:8080") => request("POST", { origin, host }, url);
+    expect(isCrossOriginWrite(withHost("http://app.local:8080"), HTTP_SITE, true)).toBe(false);
+    expect(isCrossOriginWrite(withHost("http://127.0.0.1:4321"), HTTP_SITE, true)).toBe(true);
+    expect(isCrossOriginWrite(withHost("http://app.local"), HTTP_SITE, true)).toBe(true);
+    expect(isCrossOriginWrite(withHost("http://app.local:8080.evil.example"), HTTP_SITE, true)).toBe(true);
+    // A name that is not local (DNS rebinding) is refused even when it is the request's Host.
+    const internal = withHost("http://app.internal:8080", "app.internal:8080");
+    expect(isCrossOriginWrite(internal, HTTP_SITE, true)).toBe(true);
     // Without a Host header there is no second candidate (no "http://null").
-    expect(isCrossOriginWrite(request("POST", { origin: "http://null" }, url), HTTP_SITE)).toBe(true);
-    expect(isCrossOriginWrite(request("POST", { origin: "http://undefined" }, url), HTTP_SITE)).toBe(true);
+    expect(isCrossOriginWrite(request("POST", { origin: "http://null" }, url), HTTP_SITE, true)).toBe(true);
+    expect(isCrossOriginWrite(request("POST", { origin: "http://undefined" }, url), HTTP_SITE, true)).toBe(true);
   });
 });
 

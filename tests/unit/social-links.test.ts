@@ -24,6 +24,10 @@ const OK: [SocialField, string, string][] = [
   ["facebookUrl", "https://facebook.com/maya", "https://facebook.com/maya"],
   ["websiteUrl", "http://maya.example", "http://maya.example"],
   ["websiteUrl", "", ""],
+  // Issue 51: a Website without a scheme gets https://, as the platforms' short forms do.
+  ["websiteUrl", "mayaruns.example", "https://mayaruns.example"],
+  ["websiteUrl", "  www.mayaruns.example/blog?x=1  ", "https://www.mayaruns.example/blog?x=1"],
+  ["websiteUrl", "shop.maya-runs.co.uk", "https://shop.maya-runs.co.uk"],
   ["instagramUrl", "   ", ""],
 ];
 
@@ -41,8 +45,15 @@ const REFUSED: [SocialField, string][] = [
   ["facebookUrl", "@maya"], // only the four platforms take a handle
   ["facebookUrl", "facebook.com/maya"],
   ["linkedinUrl", "linkedin.com/in/maya"],
-  ["websiteUrl", "maya.example"],
   ["websiteUrl", "not a url"],
+  ["websiteUrl", "maya"], // no dot: not a domain name
+  ["websiteUrl", "maya.123"], // a TLD has letters
+  ["websiteUrl", "user@maya.example"],
+  ["websiteUrl", "maya.example:8080"], // a port needs the scheme written
+  ["websiteUrl", "-maya.example"],
+  ["websiteUrl", "javascript:alert(1)"],
+  ["websiteUrl", "//maya.example"],
+  ["websiteUrl", "maya .example"],
 ];
 
 describe("normalizeSocialLink", () => {

@@ -1,11 +1,20 @@
 /**
  * Reminders (issue 39): the times of each slot, the channels (push on this device, e-mail),
  * the follow-up, a test reminder, and the devices that receive push. The browser's
- * permission is asked only when the user turns push on.
+ * permission is asked only when the user turns push on. Every setting saves on change with one
+ * toast, `Reminders saved` (src/islands/settings/save-on-change.ts); a time after a pause or
+ * when it loses focus.
  */
 import { useCallback, useEffect, useId, useState } from "react";
 import { api, errorMessage } from "../../lib/api";
-import { isAppleMobile, pushSupported, refreshThisDevice, subscribeThisDevice } from "../../lib/push-client";
+import {
+  isAppleMobile,
+  PUSH_REASONS,
+  PushSetupError,
+  pushUnavailable,
+  refreshThisDevice,
+  subscribeThisDevice,
+} from "../../lib/push-client";
 import {
   type FollowUpMinutes,
   REMINDER_SLOTS,
@@ -16,6 +25,7 @@ import type { RefillLeadDays } from "../../lib/stock";
 import { notify } from "../../lib/toast";
 import EmailConfirmNotice from "./EmailConfirmNotice";
 import { SettingsCard } from "./parts";
+import { useSaveOnChange } from "./save-on-change";
 
 const SLOT_LABELS: Record<ReminderSlot, string> = {
   morning: "Morning",
@@ -31,58 +41,58 @@ const FOLLOW_UP_LABELS: Record<FollowUpMinutes, string> = {
   0: "Off",
 };
 
+export const REMINDERS_SAVED = "Reminders saved";
+export const PUSH_WAITING = "Waiting for your browser…";
+
 const dateOnly = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(iso));
 
 export default function RemindersCard() {
   const id = useId();
-  const [settings, setSettings] = useState<ReminderSettingsJson | null>(null);
-  const [times, setTimes] = useState<Record<ReminderSlot, string> | null>(null);
+  const saver = useSaveOnChange<ReminderSettingsJson>(
+    ({ devices: _devices, ...changes }) =>
+      api.put<ReminderSettingsJson>("/api/reminders", changes, { keepalive: true }),
+    { saved: REMINDERS_SAVED, failed: "Failed to save your reminders" },
+  );
+  const settings = saver.draft;
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [apple, setApple] = useState(false);
+  // Turning push on waits for the browser (its prompt, the worker, the push service): the switch
+  // alone says so; the rest of the card stays usable. Then a reason, if it failed.
+  const [pushWaiting, setPushWaiting] = useState(false);
+  const [pushProblem, setPushProblem] = useState<string | null>(null);
+  const [unavailable, setUnavailable] = useState<keyof typeof PUSH_REASONS | null>(null);
+  const { reset } = saver;
 
   const load = useCallback(async () => {
     try {
-      const loaded = await api.get<ReminderSettingsJson>("/api/reminders");
-      setSettings(loaded);
-      setTimes((current) => current ?? loaded.times);
+      reset(await api.get<ReminderSettingsJson>("/api/reminders"));
       setFailed(false);
     } catch {
       setFailed(true);
     }
-  }, []);
+  }, [reset]);
 
   useEffect(() => {
     setApple(isAppleMobile());
+    setUnavailable(pushUnavailable());
     void load();
     refreshThisDevice().catch(() => undefined);
   }, [load]);
 
-  async function change(key: string, body: Partial<Omit<ReminderSettingsJson, "devices">>, done: string) {
-    setBusy(key);
-    try {
-      const saved = await api.put<ReminderSettingsJson>("/api/reminders", body);
-      setSettings(saved);
-      notify.success(done);
-    } catch (error) {
-      notify.error(errorMessage(error, "Failed to save your reminders"));
-    } finally {
-      setBusy(null);
-    }
-  }
-
   async function togglePush(on: boolean) {
-    if (!on) return change("push", { push: false }, "Push reminders off");
-    setBusy("push");
+    setPushProblem(null);
+    if (!on) return saver.edit({ push: false });
+    setPushWaiting(true);
     try {
       await subscribeThisDevice();
     } catch (error) {
-      notify.error(errorMessage(error, "Could not turn on push notifications"));
-      setBusy(null);
+      setPushProblem(error instanceof PushSetupError ? error.message : errorMessage(error, PUSH_REASONS.generic));
       return;
+    } finally {
+      setPushWaiting(false);
     }
-    await change("push", { push: true }, "Push reminders on for this device");
-    await load();
+    saver.edit({ push: true });
   }
 
   async function sendTest() {
@@ -123,68 +133,63 @@ export default function RemindersCard() {
     >
       {failed && <p className="text-sm text-red-700">Could not load your reminders. Please reload the page.</p>}
       {!settings && !failed && <p className="text-sm text-slate-600">Loading…</p>}
-      {settings && times && (
+      {settings && (
         <div className="space-y-6">
-          <form
-            className="space-y-4"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void change("times", { times }, "Reminder times saved");
-            }}
-          >
-            <fieldset>
-              <legend className="font-medium text-slate-900">Times of day</legend>
-              <p className="text-sm text-slate-600">
-                In your time zone. Any time doses come with the Morning reminder; As needed never.
-              </p>
-              <div className="mt-3 grid grid-cols-1 gap-3 min-[400px]:grid-cols-2 sm:grid-cols-4">
-                {REMINDER_SLOTS.map((slot) => (
-                  <div key={slot} className="min-w-0">
-                    <label htmlFor={`${id}-${slot}`} className="field-label">
-                      {SLOT_LABELS[slot]}
-                    </label>
-                    <input
-                      id={`${id}-${slot}`}
-                      type="time"
-                      required
-                      className="field-input"
-                      value={times[slot]}
-                      onChange={(e) => setTimes({ ...times, [slot]: e.target.value })}
-                    />
-                  </div>
-                ))}
-              </div>
-            </fieldset>
-            <button type="submit" className="btn btn-outline" disabled={busy !== null}>
-              {busy === "times" ? "Saving..." : "Save times"}
-            </button>
-          </form>
+          <fieldset>
+            <legend className="font-medium text-slate-900">Times of day</legend>
+            <p className="text-sm text-slate-600">
+              In your time zone. Any time doses come with the Morning reminder; As needed never.
+            </p>
+            <div className="mt-3 grid grid-cols-1 gap-3 min-[400px]:grid-cols-2 sm:grid-cols-4">
+              {REMINDER_SLOTS.map((slot) => (
+                <div key={slot} className="min-w-0">
+                  <label htmlFor={`${id}-${slot}`} className="field-label">
+                    {SLOT_LABELS[slot]}
+                  </label>
+                  <input
+                    id={`${id}-${slot}`}
+                    type="time"
+                    required
+                    className="field-input"
+                    value={settings.times[slot]}
+                    // A cleared or half-typed time is not a time: it waits for a whole one.
+                    onChange={(e) =>
+                      e.target.value &&
+                      saver.edit({ times: { ...settings.times, [slot]: e.target.value } }, { later: true })
+                    }
+                    onBlur={saver.flush}
+                  />
+                </div>
+              ))}
+            </div>
+          </fieldset>
 
           <fieldset className="space-y-2">
             <legend className="font-medium text-slate-900">Channels</legend>
-            <label className="flex items-center gap-3 text-sm text-slate-800">
-              <input
-                type="checkbox"
-                className="size-5"
-                checked={settings.push}
-                disabled={busy !== null || (!settings.push && !pushSupported())}
-                onChange={(e) => void togglePush(e.target.checked)}
-              />
-              Push notifications on this device
-            </label>
+            <div>
+              <label className="flex items-center gap-3 text-sm text-slate-800">
+                <input
+                  type="checkbox"
+                  className="size-5"
+                  checked={settings.push}
+                  aria-describedby={`${id}-push-state`}
+                  disabled={pushWaiting || (!settings.push && unavailable !== null)}
+                  onChange={(e) => void togglePush(e.target.checked)}
+                />
+                Push notifications on this device
+              </label>
+              <p id={`${id}-push-state`} className="ml-8 text-sm text-slate-700" role="status">
+                {pushWaiting
+                  ? PUSH_WAITING
+                  : (pushProblem ?? (!settings.push && unavailable ? PUSH_REASONS[unavailable] : ""))}
+              </p>
+            </div>
             <label className="flex items-center gap-3 text-sm text-slate-800">
               <input
                 type="checkbox"
                 className="size-5"
                 checked={settings.email}
-                disabled={busy !== null}
-                onChange={(e) =>
-                  void change(
-                    "email",
-                    { email: e.target.checked },
-                    e.target.checked ? "E-mail reminders on" : "E-mail reminders off",
-                  )
-                }
+                onChange={(e) => saver.edit({ email: e.target.checked })}
               />
               E-mail
             </label>
@@ -205,14 +210,10 @@ export default function RemindersCard() {
               id={`${id}-follow-up`}
               className="field-input sm:max-w-xs"
               value={settings.followUpMinutes}
-              disabled={busy !== null}
               onChange={(e) =>
-                void change(
-                  "follow-up",
-                  { followUpMinutes: Number(e.target.value) as FollowUpMinutes },
-                  "Follow-up saved",
-                )
+                saver.edit({ followUpMinutes: Number(e.target.value) as FollowUpMinutes }, { later: true })
               }
+              onBlur={saver.flush}
             >
               {([30, 60, 120, 0] as const).map((minutes) => (
                 <option key={minutes} value={minutes}>
@@ -230,14 +231,10 @@ export default function RemindersCard() {
               id={`${id}-refill`}
               className="field-input sm:max-w-xs"
               value={settings.refillLeadDays}
-              disabled={busy !== null}
               onChange={(e) =>
-                void change(
-                  "refill",
-                  { refillLeadDays: Number(e.target.value) as RefillLeadDays },
-                  "Refill reminder saved",
-                )
+                saver.edit({ refillLeadDays: Number(e.target.value) as RefillLeadDays }, { later: true })
               }
+              onBlur={saver.flush}
             >
               {([3, 7, 14, 0] as const).map((days) => (
                 <option key={days} value={days}>

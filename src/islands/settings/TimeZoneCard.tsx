@@ -5,10 +5,12 @@
 import { useStore } from "@nanostores/react";
 import { Fragment, useEffect, useId, useMemo, useState } from "react";
 import Field from "../../components/Field";
-import { ApiError, api, errorMessage } from "../../lib/api";
-import { notify } from "../../lib/toast";
+import { ApiError, api } from "../../lib/api";
 import type { CurrentUser } from "../../lib/types";
 import { $user, seedUser } from "../../stores/user";
+import { useSaveOnChange } from "./save-on-change";
+
+export const TIME_ZONE_SAVED = "Time zone saved";
 
 /** The zone's offset from UTC now, as `UTC+05:30` (`UTC` itself for zero). */
 function offsetOf(zone: string, at: Date): string {
@@ -59,7 +61,8 @@ const browserZone = () => {
 
 /**
  * The zone picker: a search box filters a list grouped by region with each zone's offset, the
- * browser's zone first as a suggestion. The list is built after hydration (the server's and
+ * browser's zone first as a suggestion. A choice saves on change, like every setting
+ * (src/islands/settings/save-on-change.ts). The list is built after hydration (the server's and
  * the browser's zone lists differ), so the server renders the current zone alone.
  */
 export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser }) {
@@ -69,13 +72,27 @@ export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser 
   const [detected, setDetected] = useState<string | null>(null);
   useEffect(() => setDetected(browserZone()), []);
   const options = useMemo(() => (detected ? zoneOptions([detected, user.timeZone]) : []), [detected, user.timeZone]);
-  const [value, setValue] = useState(user.timeZone ?? "UTC");
-  useEffect(() => {
-    if (!user.timeZone && detected) setValue(detected);
-  }, [detected, user.timeZone]);
-  const [query, setQuery] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saver = useSaveOnChange<{ timeZone: string }>(
+    async ({ timeZone }) => {
+      setError(null);
+      const updated = await api.put<CurrentUser>("/api/profile", { timeZone }, { keepalive: true });
+      $user.set(updated);
+      return { timeZone: updated.timeZone ?? "UTC" };
+    },
+    {
+      saved: TIME_ZONE_SAVED,
+      failed: "Failed to save your time zone",
+      onError: (e) => {
+        if (e instanceof ApiError && e.errors?.timeZone) setError(e.errors.timeZone[0] ?? null);
+      },
+    },
+  );
+  // Until the user picks one, the zone in force is UTC (the browser's own is offered first).
+  const { reset } = saver;
+  useEffect(() => reset({ timeZone: initialUser.timeZone ?? "UTC" }), [reset, initialUser.timeZone]);
+  const value = saver.draft?.timeZone ?? user.timeZone ?? "UTC";
+  const [query, setQuery] = useState("");
 
   const matches = (text: string) => {
     const words = text.toLowerCase().replaceAll("_", " ").split(/\s+/).filter(Boolean);
@@ -83,29 +100,14 @@ export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser 
   };
   const shown = matches(query);
   const labelOf = (zone: string) => options.find((o) => o.zone === zone)?.label ?? zone.replaceAll("_", " ");
-  // A search that hides the chosen zone picks its first match, so Save saves what is shown.
-  function search(text: string) {
-    setQuery(text);
-    const found = matches(text);
-    if (text.trim() && found[0] && !found.some((o) => o.zone === value)) setValue(found[0].zone);
-  }
   const groups = new Map<string, ZoneOption[]>();
   for (const option of shown) groups.set(option.region, [...(groups.get(option.region) ?? []), option]);
-
-  async function save(event: React.FormEvent) {
+  // The search only filters the list; Enter in it chooses the first match (a choice saves).
+  function chooseFirst(event: React.KeyboardEvent) {
+    if (event.key !== "Enter") return;
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const updated = await api.put<CurrentUser>("/api/profile", { timeZone: value });
-      $user.set(updated);
-      notify.success("Time zone saved");
-    } catch (e) {
-      if (e instanceof ApiError && e.errors?.timeZone) setError(e.errors.timeZone[0] ?? null);
-      notify.error(errorMessage(e, "Failed to save your time zone"));
-    } finally {
-      setBusy(false);
-    }
+    const first = query.trim() ? shown[0] : undefined;
+    if (first && first.zone !== value) saver.edit({ timeZone: first.zone });
   }
 
   return (
@@ -134,7 +136,7 @@ export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser 
           : "not set yet (UTC meanwhile)"}
         .
       </p>
-      <form onSubmit={save} className="mt-4 space-y-3">
+      <div className="mt-4 space-y-3">
         <Field
           id={`${id}-search`}
           label="Search time zones"
@@ -142,10 +144,11 @@ export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser 
           placeholder="City or region, e.g. Berlin"
           autoComplete="off"
           value={query}
-          onChange={(e) => search(e.target.value)}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={chooseFirst}
           hint={
             query && options.length > 0
-              ? `${shown.length} ${shown.length === 1 ? "zone matches" : "zones match"}`
+              ? `${shown.length} ${shown.length === 1 ? "zone matches" : "zones match"}: Enter chooses the first`
               : undefined
           }
         />
@@ -158,7 +161,9 @@ export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser 
               id={`${id}-zone`}
               className="field-input"
               value={value}
-              onChange={(e) => setValue(e.target.value)}
+              // Arrow keys step through the list: it saves after a pause, or when it loses focus.
+              onChange={(e) => saver.edit({ timeZone: e.target.value }, { later: true })}
+              onBlur={saver.flush}
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? `${id}-error` : undefined}
             >
@@ -189,11 +194,8 @@ export default function TimeZoneCard({ user: initialUser }: { user: CurrentUser 
               </p>
             )}
           </div>
-          <button type="submit" className="btn btn-primary" disabled={busy || value === user.timeZone}>
-            {busy ? "Saving..." : "Save"}
-          </button>
         </div>
-      </form>
+      </div>
     </section>
   );
 }

@@ -2,13 +2,21 @@
  * The dashboard's History card (issues 19, 38): a heatmap of up to 12 weeks, or the weeks since
  * the account began (weeks as columns under their month, weekday initials on the rows), each
  * cell named ('Mon 16 Nov: 4 of 5 taken'); the streaks with today's progress beside them, the
- * adherence of the last 30 days, and a legend in words (src/lib/heatmap.ts). CSS grid only.
+ * adherence of the last 30 days, and a legend in words (src/lib/heatmap.ts) that says how skips
+ * count. CSS grid only.
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import { api, errorMessage } from "../../lib/api";
 import { addDays, dateIn, daysBetween, isoWeekday, shortDayLabel } from "../../lib/dates";
-import { HEATMAP_LABELS, HEATMAP_LEVELS, type HeatmapLevel, heatmapLevel } from "../../lib/heatmap";
+import {
+  allDoneSkipped,
+  HEATMAP_LABELS,
+  HEATMAP_LEVELS,
+  HEATMAP_NOTE,
+  type HeatmapLevel,
+  heatmapLevel,
+} from "../../lib/heatmap";
 import { type HistoryDay, type HistoryJson, WEEKDAY_SHORT_LABELS } from "../../lib/schedule";
 import { adherence } from "../../lib/streaks";
 import { notify } from "../../lib/toast";
@@ -41,6 +49,8 @@ function cellName(day: HistoryDay, today: string): string {
   const label = shortDayLabel(day.date);
   const suffix = day.date === today ? " (today)" : "";
   if (day.due === 0) return `${label}: nothing due${suffix}`;
+  // A done day with skips (issue 51): never 'all taken'.
+  if (heatmapLevel(day, day.date === today) === "skipped") return `${label}: ${allDoneSkipped(day.skipped)}${suffix}`;
   return `${label}: ${day.taken} of ${day.due} taken${suffix}`;
 }
 
@@ -51,6 +61,8 @@ const LEVEL_CLASS: Record<HeatmapLevel, string> = {
   zero: "bg-red-300",
   low: "bg-brand-200",
   high: "bg-brand-500",
+  // A colour of its own (blue beside the greens), 4:1 against the card's white.
+  skipped: "bg-sky-600",
   all: "bg-brand-800",
 };
 const TODAY_CLASS = "ring-2 ring-slate-900 ring-offset-1";
@@ -183,6 +195,9 @@ export default function HistoryCard({ user: initialUser }: { user: CurrentUser }
               </li>
             ))}
           </ul>
+          <p className="mt-2 text-xs text-slate-700" data-testid="heatmap-note">
+            {HEATMAP_NOTE}
+          </p>
           <dl className="mt-4 grid grid-cols-[repeat(auto-fit,minmax(6.5rem,1fr))] gap-2">
             {stats.map(([label, value, beside]) => (
               <div key={label} className="min-w-0 rounded-xl bg-slate-50 p-2 text-center">

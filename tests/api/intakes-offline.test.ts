@@ -2,7 +2,8 @@
  * Offline ticks (issue 40) on a moved clock: each change carries the time it was made
  * (`tickedAt`) and the later change to a dose wins, whatever order the changes arrive in:
  * replays count once, an older tick or clear is answered 200 with the stored state and
- * changes nothing, a clear keeps its time; the 7-day window and a deleted supplement refuse.
+ * changes nothing, a clear keeps its time (devices × clears: an older clear arriving later never
+ * moves it back); the 7-day window and a deleted supplement refuse.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
@@ -126,6 +127,57 @@ describe("the later change to a dose wins, by the time it was made", () => {
     );
     const day = (await (await as(user, `/api/today?date=${DAY}`)).json()) as TodayJson;
     expect(day.summary.taken).toBe(status === "taken" ? 1 : 0);
+  });
+
+  // Devices × clears (issue 45 §5): a dose's clear time only ever moves later. Device A clears
+  // last; device B's older clear (or Take all's undo) arrives after it and must not move the
+  // time back, or a replayed tick made between the two would bring the dose back.
+  const clears: [string, Step[], "taken" | "skipped" | null, number | null][] = [
+    [
+      "A clears, B's older clear arrives, then a tick made between them: still cleared",
+      [tick("taken", 40), clear(10), clear(30), tick("taken", 20, false)],
+      null,
+      null,
+    ],
+    [
+      "the same with B's older Take all undo, then an older Take all",
+      [tick("taken", 40), all(null, 10), all(null, 30), all("taken", 20, false)],
+      null,
+      null,
+    ],
+    [
+      "two older clears after the newest: a skip between them stays out",
+      [tick("taken", 40), clear(5), clear(30), clear(25), tick("skipped", 15, false)],
+      null,
+      null,
+    ],
+    [
+      "B's older clear before A's newer one: the newer time holds",
+      [clear(30), clear(10), tick("taken", 20, false)],
+      null,
+      null,
+    ],
+    ["a tick newer than every clear brings the dose back", [clear(10), clear(30), tick("taken", 5)], "taken", 5],
+    [
+      "A's clear, B's older clear, then A's older tick replayed: cleared",
+      [tick("skipped", 50), clear(8), clear(45), tick("skipped", 50, false), tick("taken", 9, false)],
+      null,
+      null,
+    ],
+  ];
+
+  test.each(clears)("devices × clears: %s", async (_what, steps, status, minutesAgo) => {
+    freezeClock(NOW);
+    const user = await createUser(api);
+    const id = await addSupplement(user);
+    for (const [i, step] of steps.entries()) {
+      const outcome = await send(user, id, step);
+      expect([i, step.op, outcome.applied]).toEqual([i, step.op, step.applied]);
+    }
+    const rows = await rowsOf(user);
+    expect(rows.map((r) => [r.date, r.status, r.at.toISOString()])).toEqual(
+      status === null ? [] : [[DAY, status, ago(minutesAgo ?? 0)]],
+    );
   });
 
   test("an ignored tick answers the stored state and its time", async () => {

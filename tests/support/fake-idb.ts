@@ -29,18 +29,25 @@ export function fakeIdb(): FakeIdb {
     if (!store) throw new Error(`no object store ${name}`);
     return store;
   };
-  const api = (name: string) => ({
-    get: async (key: string) => storeOf(name).get(key),
-    getAll: async () => [...storeOf(name).values()],
-    put: async (value: unknown, key?: string) => {
-      const path = keyPaths.get(name);
-      const k = path ? String((value as Record<string, unknown>)[path]) : String(key);
-      storeOf(name).set(k, structuredClone(value));
-      return k;
-    },
-    delete: async (key: string) => void storeOf(name).delete(key),
-    clear: async () => storeOf(name).clear(),
-  });
+  /** A store's methods; in a read-only transaction, writes throw (as IndexedDB's ReadOnlyError). */
+  const api = (name: string, writable = true) => {
+    const write = () => {
+      if (!writable) throw new Error(`ReadOnlyError: ${name} in a readonly transaction`);
+      return storeOf(name);
+    };
+    return {
+      get: async (key: string) => storeOf(name).get(key),
+      getAll: async () => [...storeOf(name).values()],
+      put: async (value: unknown, key?: string) => {
+        const path = keyPaths.get(name);
+        const k = path ? String((value as Record<string, unknown>)[path]) : String(key);
+        write().set(k, structuredClone(value));
+        return k;
+      },
+      delete: async (key: string) => void write().delete(key),
+      clear: async () => write().clear(),
+    };
+  };
   const database = {
     createObjectStore(name: string, options?: { keyPath?: string }) {
       stores.set(name, new Map());
@@ -50,9 +57,21 @@ export function fakeIdb(): FakeIdb {
     getAll: (name: string) => api(name).getAll(),
     put: (name: string, value: unknown, key?: string) => api(name).put(value, key),
     delete: (name: string, key: string) => api(name).delete(key),
-    transaction(names: string | string[], _mode?: string) {
+    /** Like IndexedDB: only the stores named, `store` only for one, writes only when "readwrite". */
+    transaction(names: string | string[], mode: "readonly" | "readwrite" = "readonly") {
       const list = typeof names === "string" ? [names] : names;
-      return { store: api(list[0] as string), objectStore: (name: string) => api(name), done: Promise.resolve() };
+      if (list.length === 0 || !list.every((n) => stores.has(n))) throw new Error(`NotFoundError: ${list}`);
+      if (mode !== "readonly" && mode !== "readwrite") throw new TypeError(`bad mode ${mode}`);
+      const writable = mode === "readwrite";
+      const objectStore = (name: string) => {
+        if (!list.includes(name)) throw new Error(`NotFoundError: ${name} is not in this transaction`);
+        return api(name, writable);
+      };
+      return {
+        store: list.length === 1 ? api(list[0] as string, writable) : undefined,
+        objectStore,
+        done: Promise.resolve(),
+      };
     },
   };
   const fake: FakeIdb = {

@@ -165,9 +165,11 @@ describe("what an answer makes of a change", () => {
     const first = change({ status: "taken" });
     const newer = change({ status: null, tickedAt: "2026-11-20T07:00:05.000Z" });
     const sameTimeOtherStatus = change({ status: "skipped" });
+    const sameStatusLater = change({ tickedAt: "2026-11-20T07:00:09.000Z" });
     for (const [sentOne, stored, keptAfter] of [
       [first, newer, [newer]],
       [first, sameTimeOtherStatus, [sameTimeOtherStatus]],
+      [first, sameStatusLater, [sameStatusLater]],
       [first, first, []],
     ] as const) {
       idb.reset();

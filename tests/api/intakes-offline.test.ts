@@ -6,9 +6,9 @@
  * moves it back); the 7-day window and a deleted supplement refuse.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
-import { intakes } from "../../db/schema";
+import { intakeClears, intakes } from "../../db/schema";
 import type { IntakeBatchJson, IntakeJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
@@ -50,21 +50,25 @@ type Step =
   | { op: "all"; status: "taken" | null; minutesAgo: number; applied: boolean };
 
 /** Sends one change for the dose (DAY, id, morning) and answers whether the server applied it. */
-async function send(user: ApiUser, id: number, step: Step): Promise<{ applied: boolean; state: string | null }> {
+async function send(
+  user: ApiUser,
+  id: number,
+  step: Step,
+): Promise<{ applied: boolean; state: string | null; at?: string }> {
   const tickedAt = ago(step.minutesAgo);
   const path = `/api/intakes/${DAY}/${id}/morning`;
   if (step.op === "tick") {
     const res = await as(user, path, { method: "PUT", body: { status: step.status, tickedAt } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as IntakeJson;
-    return { applied: body.applied, state: body.status };
+    return { applied: body.applied, state: body.status, at: body.at };
   }
   if (step.op === "clear") {
     const res = await as(user, `${path}?tickedAt=${encodeURIComponent(tickedAt)}`, { method: "DELETE" });
     if (res.status === 204) return { applied: true, state: null };
     expect(res.status).toBe(200);
     const body = (await res.json()) as IntakeJson;
-    return { applied: body.applied, state: body.status };
+    return { applied: body.applied, state: body.status, at: body.at };
   }
   const res = await as(user, `/api/intakes/${DAY}`, {
     method: "PUT",
@@ -73,6 +77,26 @@ async function send(user: ApiUser, id: number, step: Step): Promise<{ applied: b
   expect(res.status).toBe(200);
   const body = (await res.json()) as IntakeBatchJson;
   return { applied: body.ignored.length === 0, state: null };
+}
+
+/**
+ * Sends the steps in order, each applied or not as it says; a single tick or clear that changed
+ * nothing answers the state the server keeps: the newer intake (status and time), or the newer
+ * clear (no status, its time).
+ */
+async function sendAll(user: ApiUser, id: number, steps: Step[]) {
+  for (const [i, step] of steps.entries()) {
+    const outcome = await send(user, id, step);
+    expect([i, step.op, outcome.applied]).toEqual([i, step.op, step.applied]);
+    if (step.applied || step.op === "all") continue;
+    const [kept] = await rowsOf(user);
+    const [clear] = await api.ctx.database.db
+      .select({ at: intakeClears.at })
+      .from(intakeClears)
+      .where(and(eq(intakeClears.userId, user.id), eq(intakeClears.supplementId, id)));
+    const stored = kept ? [kept.status, kept.at.toISOString()] : [null, clear?.at.toISOString()];
+    expect([i, outcome.state, outcome.at]).toEqual([i, ...stored]);
+  }
 }
 
 const tick = (status: "taken" | "skipped", minutesAgo: number, applied = true): Step => ({
@@ -105,6 +129,12 @@ describe("the later change to a dose wins, by the time it was made", () => {
     ],
     ["an older tick sent after a clear stays cleared", [clear(20), tick("skipped", 40, false)], null, null],
     ["a tick after a clear brings it back", [clear(20), tick("taken", 10)], "taken", 10],
+    [
+      "after a clear and a newer tick, an older tick or clear answers the tick",
+      [clear(20), tick("taken", 10), tick("skipped", 15, false), clear(12, false)],
+      "taken",
+      10,
+    ],
     ["an older clear leaves a newer tick", [tick("taken", 10), clear(20, false)], "taken", 10],
     ["a replayed clear counts once", [tick("taken", 30), clear(20), clear(20), tick("taken", 25, false)], null, null],
     ["Take all: an older single tick is ignored", [all("taken", 30), tick("skipped", 40, false)], "taken", 30],
@@ -117,10 +147,7 @@ describe("the later change to a dose wins, by the time it was made", () => {
     freezeClock(NOW);
     const user = await createUser(api);
     const id = await addSupplement(user);
-    for (const [i, step] of steps.entries()) {
-      const outcome = await send(user, id, step);
-      expect([i, step.op, outcome.applied]).toEqual([i, step.op, step.applied]);
-    }
+    await sendAll(user, id, steps);
     const rows = await rowsOf(user);
     expect(rows.map((r) => [r.date, r.status, r.at.toISOString()])).toEqual(
       status === null ? [] : [[DAY, status, ago(minutesAgo ?? 0)]],
@@ -170,10 +197,7 @@ describe("the later change to a dose wins, by the time it was made", () => {
     freezeClock(NOW);
     const user = await createUser(api);
     const id = await addSupplement(user);
-    for (const [i, step] of steps.entries()) {
-      const outcome = await send(user, id, step);
-      expect([i, step.op, outcome.applied]).toEqual([i, step.op, step.applied]);
-    }
+    await sendAll(user, id, steps);
     const rows = await rowsOf(user);
     expect(rows.map((r) => [r.date, r.status, r.at.toISOString()])).toEqual(
       status === null ? [] : [[DAY, status, ago(minutesAgo ?? 0)]],

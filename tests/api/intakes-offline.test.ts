@@ -204,6 +204,51 @@ describe("the later change to a dose wins, by the time it was made", () => {
     );
   });
 
+  test("Take all of two doses, one changed later elsewhere: only that one is ignored, each way", async () => {
+    freezeClock(NOW);
+    const user = await createUser(api);
+    const x = await addSupplement(user, { name: "X" });
+    const y = await addSupplement(user, { name: "Y" });
+    const xEvening = await addSupplement(user, {
+      name: "Z",
+      schedule: { times: ["morning", "evening"], days: [1, 2, 3, 4, 5, 6, 7] },
+    });
+    const dose = (supplementId: number, time = "morning") => ({ supplementId, time });
+    expect(
+      (
+        await as(user, `/api/intakes/${DAY}/${y}/morning`, {
+          method: "PUT",
+          body: { status: "skipped", tickedAt: ago(10) },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await as(user, `/api/intakes/${DAY}/${xEvening}/evening`, {
+          method: "PUT",
+          body: { status: "taken", tickedAt: ago(5) },
+        })
+      ).status,
+    ).toBe(200);
+    const batch = async (status: "taken" | null, minutesAgo: number) => {
+      const res = await as(user, `/api/intakes/${DAY}`, {
+        method: "PUT",
+        body: { status, doses: [dose(x), dose(y), dose(xEvening)], tickedAt: ago(minutesAgo) },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as IntakeBatchJson).ignored;
+    };
+    expect(await batch("taken", 30)).toEqual([dose(y)]);
+    expect(await batch(null, 20)).toEqual([dose(y)]);
+    expect(await batch("taken", 15)).toEqual([dose(y)]);
+    expect(await batch(null, 1)).toEqual([]);
+    const left = await api.ctx.database.db
+      .select({ id: intakes.supplementId, time: intakes.time, status: intakes.status })
+      .from(intakes)
+      .where(eq(intakes.userId, user.id));
+    expect(left).toEqual([{ id: xEvening, time: "evening", status: "taken" }]);
+  });
+
   test("an ignored tick answers the stored state and its time", async () => {
     freezeClock(NOW);
     const user = await createUser(api);

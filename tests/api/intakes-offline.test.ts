@@ -213,7 +213,7 @@ describe("the later change to a dose wins, by the time it was made", () => {
       name: "Z",
       schedule: { times: ["morning", "evening"], days: [1, 2, 3, 4, 5, 6, 7] },
     });
-    const dose = (supplementId: number, time = "morning") => ({ supplementId, time });
+    const dose = (supplementId: number, time: "morning" | "evening" = "morning") => ({ supplementId, time });
     expect(
       (
         await as(user, `/api/intakes/${DAY}/${y}/morning`, {

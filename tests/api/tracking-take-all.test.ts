@@ -161,7 +161,15 @@ describe("Take all and its undo", () => {
       "As-needed doses can only be marked taken",
     ]);
     const badStatus = await batch(user, "2026-11-23", { status: "done", doses: [mine] });
-    expect(badStatus.status).toBe(400);
+    expect([badStatus.status, ((await badStatus.json()) as { message: string }).message]).toEqual([
+      400,
+      'Status must be "taken", "skipped" or null',
+    ]);
+    const badId = await batch(user, "2026-11-23", { status: "taken", doses: [{ supplementId: "1", time: "morning" }] });
+    expect([badId.status, ((await badId.json()) as { message: string }).message]).toEqual([
+      400,
+      "Supplement not found",
+    ]);
     // Nothing of the refused requests was written, for either user.
     expect((await day(user, "2026-11-23")).summary.taken).toBe(0);
     expect((await day(other, "2026-11-23")).summary.taken).toBe(0);
@@ -214,5 +222,30 @@ describe("slots × Take all (issue 45 §5)", () => {
     expect(((await undo.json()) as IntakeBatchJson).ignored).toEqual([]);
     expect(await now()).toEqual(expected("open"));
     expect((await day(user, "2026-11-23")).summary).toEqual({ due: 6, taken: 1, skipped: 1 });
+  });
+});
+
+describe("a dose changed later elsewhere", () => {
+  test("is named in `ignored` and kept; the others are written", async () => {
+    const user = await createUser(api);
+    freezeClock("2026-11-23T10:00:00Z");
+    const { a, b, c } = await morningStack(user);
+    const later = await as(user, `/api/intakes/2026-11-23/${b}/morning`, {
+      method: "PUT",
+      body: { status: "skipped", tickedAt: "2026-11-23T09:50:00Z" },
+    });
+    expect(later.status).toBe(200);
+    const doses = [a, b, c].map((supplementId) => ({ supplementId, time: "morning" }));
+    for (const status of ["taken", null]) {
+      const res = await batch(user, "2026-11-23", { status, doses, tickedAt: "2026-11-23T09:40:00Z" });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as IntakeBatchJson).ignored).toEqual([{ supplementId: b, time: "morning" }]);
+    }
+    expect(await states(user, "2026-11-23")).toEqual([
+      "A/morning:open",
+      "B/morning:skipped",
+      "C/morning:open",
+      "B/evening:open",
+    ]);
   });
 });

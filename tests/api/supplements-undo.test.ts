@@ -237,6 +237,17 @@ describe("the window", () => {
     }
   });
 
+  test("without any later delete, a timer drops the copy once its window is over", async () => {
+    const user = await createUser(api);
+    const move = freezeClock("2026-11-27T10:00:00Z");
+    const id = await add(user, { name: "Left alone" });
+    expect((await del(user, id)).status).toBe(204);
+    move(new Date(Date.parse("2026-11-27T10:00:00Z") + UNDO_ACCEPT_MS + 1));
+    expect((await trashOf(user)).length).toBe(1);
+    await Bun.sleep(UNDO_ACCEPT_MS + 1500); // the timer: the window and a second
+    expect(await trashOf(user)).toEqual([]);
+  }, 30_000);
+
   test("any later delete purges every expired copy, whoever it belongs to", async () => {
     const a = await createUser(api);
     const b = await createUser(api);
@@ -260,6 +271,16 @@ describe("refusals", () => {
     expect((await restore(other, id)).status).toBe(404);
     expect(await listNames(other)).toEqual([]);
     expect((await restore(owner, id)).status).toBe(201);
+  });
+
+  test("deleting a supplement that is not mine, or none: 404, nothing kept", async () => {
+    const owner = await createUser(api);
+    const other = await createUser(api);
+    const id = await add(owner, { name: "Theirs" });
+    expect((await del(other, id)).status).toBe(404);
+    expect((await del(other, 999_999)).status).toBe(404);
+    expect(await trashOf(other)).toEqual([]);
+    expect(await listNames(owner)).toEqual(["Theirs"]);
   });
 
   test("signed out: 401; bad ids: 400; never deleted: 404", async () => {

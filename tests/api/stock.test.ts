@@ -342,7 +342,9 @@ describe("the routes", () => {
   test("bad input is a 400 naming the field; another user's or no supplement a 404; nothing is written", async () => {
     const [owner, other] = [await createUser(api), await createUser(api)];
     const x = await addSupplementAs(api, owner, {});
-    await send(owner, "PUT", `/api/supplements/${x}/stock`, { count: 5, unitsPerPack: 10 });
+    const saved = await send(owner, "PUT", `/api/supplements/${x}/stock`, { count: 5, unitsPerPack: 10 });
+    expect(saved.body).toMatchObject({ id: x, stock: { left: 5, unitsPerPack: 10 } });
+    const unsized = await addSupplementAs(api, owner, { name: "Unsized" });
     const cases: [string, string, Record<string, unknown> | undefined, number, string | null][] = [
       [`/api/supplements/${x}/stock`, "PUT", {}, 400, "_"],
       [`/api/supplements/${x}/stock`, "PUT", { count: -1 }, 400, "count"],
@@ -357,6 +359,12 @@ describe("the routes", () => {
       [`/api/supplements/${x}/refills`, "POST", { packs: 1.5 }, 400, "packs"],
       [`/api/supplements/${x}/refills`, "POST", {}, 400, "packs"],
       ["/api/supplements/abc/stock", "PUT", { count: 1 }, 400, "id"],
+      ["/api/supplements/1abc/stock", "PUT", { count: 1 }, 400, "id"],
+      ["/api/supplements/abc1/refills", "POST", { packs: 1 }, 400, "id"],
+      ["/api/supplements/0/stock", "PUT", { count: 1 }, 404, null],
+      ["/api/supplements/2147483648/stock", "PUT", { count: 1 }, 404, null],
+      ["/api/supplements/2147483648/refills", "POST", { packs: 1 }, 404, null],
+      [`/api/supplements/${unsized}/refills`, "POST", { packs: 1 }, 409, "unitsPerPack"],
       ["/api/supplements/99999999/stock", "PUT", { count: 1 }, 404, null],
       ["/api/supplements/99999999/refills", "POST", { packs: 1 }, 404, null],
     ];
@@ -364,7 +372,11 @@ describe("the routes", () => {
       const res = await send(owner, method, path, body);
       expect([path, body, res.status]).toEqual([path, body, status]);
       expect(typeof res.body?.message).toBe("string");
-      if (field) expect([path, body, Object.keys((res.body?.errors as object) ?? {})]).toEqual([path, body, [field]]);
+      if (field) {
+        const errors = (res.body?.errors ?? {}) as Record<string, string[]>;
+        const named = errors[field]?.includes(res.body?.message as string) ?? false;
+        expect([path, body, Object.keys(errors), named]).toEqual([path, body, [field], true]);
+      }
     }
     for (const [path, method, body] of [
       [`/api/supplements/${x}/stock`, "PUT", { count: 1 }],

@@ -28,6 +28,12 @@ const MODULES: { name: string; source: string }[] = [
   { name: "export", source: "api/account/export.ts" },
   { name: "deletion", source: "api/account/delete.ts" },
   { name: "counter", source: "api/insights/counter.ts" },
+  { name: "offline-sync", source: "src/lib/offline-sync.ts" },
+  { name: "tracking-writes", source: "api/tracking/writes.ts" },
+  { name: "take-all", source: "api/tracking/routes.ts" },
+  { name: "stock", source: "api/stock.ts" },
+  { name: "trash", source: "api/supplement-trash.ts" },
+  { name: "reminders", source: "api/reminders/outbox.ts" },
 ];
 
 interface Counts {

@@ -515,6 +515,41 @@ describe("UTC days: once per visitor per day, the salt rotates at UTC midnight",
   });
 });
 
+describe("added up × batched (issue 45 §5): a day's visitors are the sum of both", () => {
+  // A day already added up can get new batches: a late view flushed by another instance after
+  // this one added the day up. Each distinct hash of the batches counts once, on top.
+  const hash = (n: number) => Buffer.alloc(16, n);
+  // [what, visitors added up, batches (each a list of hashes), the day's visitors]
+  const cases: [string, number, number[][], number][] = [
+    ["batches only", 0, [[1, 2]], 2],
+    ["added up only", 3, [], 3],
+    ["added up, then one late visitor", 3, [[1]], 4],
+    [
+      "added up, then more late visitors than before",
+      1,
+      [
+        [1, 2],
+        [2, 3],
+      ],
+      4,
+    ],
+    ["added up, then fewer", 5, [[1, 2, 3]], 8],
+  ];
+  test.each(cases)("%s: %d + %j = %d", async (_what, addedUp, batches, visitors) => {
+    const owner = await member();
+    await db.insert(profileDailyCounts).values({ userId: owner, day: "2026-09-01", views: 10, visitors: addedUp });
+    for (const hashes of batches) {
+      await db
+        .insert(visitorBatches)
+        .values({ day: "2026-09-01", userId: owner, hashes: Buffer.concat(hashes.map(hash)) });
+    }
+    expect(await profileDays(db, owner)).toEqual([{ date: "2026-09-01", views: 10, visitors }]);
+    expect(await profileDays(db, owner, { from: "2026-09-01", to: "2026-09-01" })).toEqual([
+      { date: "2026-09-01", views: 10, visitors },
+    ]);
+  });
+});
+
 describe("one statement a flush", () => {
   test("views and clicks of many profiles go in one statement; an empty flush sends none; the salt and the adding up once a day", async () => {
     const move = freezeClock("2026-11-01T10:00:00Z");

@@ -2,12 +2,13 @@
  * Offline ticks (issue 40) on a moved clock: each change carries the time it was made
  * (`tickedAt`) and the later change to a dose wins, whatever order the changes arrive in:
  * replays count once, an older tick or clear is answered 200 with the stored state and
- * changes nothing, a clear keeps its time; the 7-day window and a deleted supplement refuse.
+ * changes nothing, a clear keeps its time (devices × clears: an older clear arriving later never
+ * moves it back); the 7-day window and a deleted supplement refuse.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { freezeClock, resetClock } from "../../api/clock";
-import { intakes } from "../../db/schema";
+import { intakeClears, intakes } from "../../db/schema";
 import type { IntakeBatchJson, IntakeJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
@@ -49,21 +50,25 @@ type Step =
   | { op: "all"; status: "taken" | null; minutesAgo: number; applied: boolean };
 
 /** Sends one change for the dose (DAY, id, morning) and answers whether the server applied it. */
-async function send(user: ApiUser, id: number, step: Step): Promise<{ applied: boolean; state: string | null }> {
+async function send(
+  user: ApiUser,
+  id: number,
+  step: Step,
+): Promise<{ applied: boolean; state: string | null; at?: string }> {
   const tickedAt = ago(step.minutesAgo);
   const path = `/api/intakes/${DAY}/${id}/morning`;
   if (step.op === "tick") {
     const res = await as(user, path, { method: "PUT", body: { status: step.status, tickedAt } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as IntakeJson;
-    return { applied: body.applied, state: body.status };
+    return { applied: body.applied, state: body.status, at: body.at };
   }
   if (step.op === "clear") {
     const res = await as(user, `${path}?tickedAt=${encodeURIComponent(tickedAt)}`, { method: "DELETE" });
     if (res.status === 204) return { applied: true, state: null };
     expect(res.status).toBe(200);
     const body = (await res.json()) as IntakeJson;
-    return { applied: body.applied, state: body.status };
+    return { applied: body.applied, state: body.status, at: body.at };
   }
   const res = await as(user, `/api/intakes/${DAY}`, {
     method: "PUT",
@@ -72,6 +77,26 @@ async function send(user: ApiUser, id: number, step: Step): Promise<{ applied: b
   expect(res.status).toBe(200);
   const body = (await res.json()) as IntakeBatchJson;
   return { applied: body.ignored.length === 0, state: null };
+}
+
+/**
+ * Sends the steps in order, each applied or not as it says; a single tick or clear that changed
+ * nothing answers the state the server keeps: the newer intake (status and time), or the newer
+ * clear (no status, its time).
+ */
+async function sendAll(user: ApiUser, id: number, steps: Step[]) {
+  for (const [i, step] of steps.entries()) {
+    const outcome = await send(user, id, step);
+    expect([i, step.op, outcome.applied]).toEqual([i, step.op, step.applied]);
+    if (step.applied || step.op === "all") continue;
+    const [kept] = await rowsOf(user);
+    const [clear] = await api.ctx.database.db
+      .select({ at: intakeClears.at })
+      .from(intakeClears)
+      .where(and(eq(intakeClears.userId, user.id), eq(intakeClears.supplementId, id)));
+    const stored = kept ? [kept.status, kept.at.toISOString()] : [null, clear?.at.toISOString()];
+    expect([i, outcome.state, outcome.at]).toEqual([i, ...stored]);
+  }
 }
 
 const tick = (status: "taken" | "skipped", minutesAgo: number, applied = true): Step => ({
@@ -104,6 +129,12 @@ describe("the later change to a dose wins, by the time it was made", () => {
     ],
     ["an older tick sent after a clear stays cleared", [clear(20), tick("skipped", 40, false)], null, null],
     ["a tick after a clear brings it back", [clear(20), tick("taken", 10)], "taken", 10],
+    [
+      "after a clear and a newer tick, an older tick or clear answers the tick",
+      [clear(20), tick("taken", 10), tick("skipped", 15, false), clear(12, false)],
+      "taken",
+      10,
+    ],
     ["an older clear leaves a newer tick", [tick("taken", 10), clear(20, false)], "taken", 10],
     ["a replayed clear counts once", [tick("taken", 30), clear(20), clear(20), tick("taken", 25, false)], null, null],
     ["Take all: an older single tick is ignored", [all("taken", 30), tick("skipped", 40, false)], "taken", 30],
@@ -116,16 +147,106 @@ describe("the later change to a dose wins, by the time it was made", () => {
     freezeClock(NOW);
     const user = await createUser(api);
     const id = await addSupplement(user);
-    for (const [i, step] of steps.entries()) {
-      const outcome = await send(user, id, step);
-      expect([i, step.op, outcome.applied]).toEqual([i, step.op, step.applied]);
-    }
+    await sendAll(user, id, steps);
     const rows = await rowsOf(user);
     expect(rows.map((r) => [r.date, r.status, r.at.toISOString()])).toEqual(
       status === null ? [] : [[DAY, status, ago(minutesAgo ?? 0)]],
     );
     const day = (await (await as(user, `/api/today?date=${DAY}`)).json()) as TodayJson;
     expect(day.summary.taken).toBe(status === "taken" ? 1 : 0);
+  });
+
+  // Devices × clears (issue 45 §5): a dose's clear time only ever moves later. Device A clears
+  // last; device B's older clear (or Take all's undo) arrives after it and must not move the
+  // time back, or a replayed tick made between the two would bring the dose back.
+  const clears: [string, Step[], "taken" | "skipped" | null, number | null][] = [
+    [
+      "A clears, B's older clear arrives, then a tick made between them: still cleared",
+      [tick("taken", 40), clear(10), clear(30), tick("taken", 20, false)],
+      null,
+      null,
+    ],
+    [
+      "the same with B's older Take all undo, then an older Take all",
+      [tick("taken", 40), all(null, 10), all(null, 30), all("taken", 20, false)],
+      null,
+      null,
+    ],
+    [
+      "two older clears after the newest: a skip between them stays out",
+      [tick("taken", 40), clear(5), clear(30), clear(25), tick("skipped", 15, false)],
+      null,
+      null,
+    ],
+    [
+      "B's older clear before A's newer one: the newer time holds",
+      [clear(30), clear(10), tick("taken", 20, false)],
+      null,
+      null,
+    ],
+    ["a tick newer than every clear brings the dose back", [clear(10), clear(30), tick("taken", 5)], "taken", 5],
+    [
+      "A's clear, B's older clear, then A's older tick replayed: cleared",
+      [tick("skipped", 50), clear(8), clear(45), tick("skipped", 50, false), tick("taken", 9, false)],
+      null,
+      null,
+    ],
+  ];
+
+  test.each(clears)("devices × clears: %s", async (_what, steps, status, minutesAgo) => {
+    freezeClock(NOW);
+    const user = await createUser(api);
+    const id = await addSupplement(user);
+    await sendAll(user, id, steps);
+    const rows = await rowsOf(user);
+    expect(rows.map((r) => [r.date, r.status, r.at.toISOString()])).toEqual(
+      status === null ? [] : [[DAY, status, ago(minutesAgo ?? 0)]],
+    );
+  });
+
+  test("Take all of two doses, one changed later elsewhere: only that one is ignored, each way", async () => {
+    freezeClock(NOW);
+    const user = await createUser(api);
+    const x = await addSupplement(user, { name: "X" });
+    const y = await addSupplement(user, { name: "Y" });
+    const xEvening = await addSupplement(user, {
+      name: "Z",
+      schedule: { times: ["morning", "evening"], days: [1, 2, 3, 4, 5, 6, 7] },
+    });
+    const dose = (supplementId: number, time: "morning" | "evening" = "morning") => ({ supplementId, time });
+    expect(
+      (
+        await as(user, `/api/intakes/${DAY}/${y}/morning`, {
+          method: "PUT",
+          body: { status: "skipped", tickedAt: ago(10) },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await as(user, `/api/intakes/${DAY}/${xEvening}/evening`, {
+          method: "PUT",
+          body: { status: "taken", tickedAt: ago(5) },
+        })
+      ).status,
+    ).toBe(200);
+    const batch = async (status: "taken" | null, minutesAgo: number) => {
+      const res = await as(user, `/api/intakes/${DAY}`, {
+        method: "PUT",
+        body: { status, doses: [dose(x), dose(y), dose(xEvening)], tickedAt: ago(minutesAgo) },
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as IntakeBatchJson).ignored;
+    };
+    expect(await batch("taken", 30)).toEqual([dose(y)]);
+    expect(await batch(null, 20)).toEqual([dose(y)]);
+    expect(await batch("taken", 15)).toEqual([dose(y)]);
+    expect(await batch(null, 1)).toEqual([]);
+    const left = await api.ctx.database.db
+      .select({ id: intakes.supplementId, time: intakes.time, status: intakes.status })
+      .from(intakes)
+      .where(eq(intakes.userId, user.id));
+    expect(left).toEqual([{ id: xEvening, time: "evening", status: "taken" }]);
   });
 
   test("an ignored tick answers the stored state and its time", async () => {

@@ -8,13 +8,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { resetClock } from "../../api/clock";
 import type { StockJson } from "../../src/lib/stock";
 import type { Supplement } from "../../src/lib/types";
+import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
 import { addSupplementAs, requestsAs, steppingClock } from "../support/tracking-api";
 import { type ApiUser, createUser } from "../support/users";
 
 let api: TestApi;
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApi({}, { database: await migratedDatabase() });
 });
 afterAll(async () => {
   resetClock();
@@ -178,6 +179,97 @@ describe("what is left", () => {
   });
 });
 
+describe("stock events × order (issue 45 §5)", () => {
+  // A pack added before any count is the count, counted then: the doses taken after it come
+  // off it, whatever came before. [what, steps with what is left after each]
+  type Event =
+    | "pack size 30"
+    | "+1 pack"
+    | "+2 packs"
+    | "count 10"
+    | "tick morning"
+    | "tick evening"
+    | "un-tick morning";
+  const cases: [string, [Event, number | null][]][] = [
+    [
+      "+1 pack, then a dose",
+      [
+        ["pack size 30", null],
+        ["+1 pack", 30],
+        ["tick morning", 29],
+      ],
+    ],
+    [
+      "+2 packs, then two doses",
+      [
+        ["pack size 30", null],
+        ["+2 packs", 60],
+        ["tick morning", 59],
+        ["tick evening", 58],
+      ],
+    ],
+    [
+      "a dose before any count is not counted; one after the first pack is",
+      [
+        ["tick morning", null],
+        ["pack size 30", null],
+        ["+1 pack", 30],
+        ["tick evening", 29],
+      ],
+    ],
+    [
+      "+1 pack, a dose, +1 pack, a dose: each dose once",
+      [
+        ["pack size 30", null],
+        ["+1 pack", 30],
+        ["tick morning", 29],
+        ["+1 pack", 59],
+        ["tick evening", 58],
+      ],
+    ],
+    [
+      "+1 pack, a dose, its un-tick gives it back",
+      [
+        ["pack size 30", null],
+        ["+1 pack", 30],
+        ["tick morning", 29],
+        ["un-tick morning", 30],
+      ],
+    ],
+    [
+      "a count, then +1 pack, then a dose",
+      [
+        ["pack size 30", null],
+        ["count 10", 10],
+        ["+1 pack", 40],
+        ["tick morning", 39],
+      ],
+    ],
+  ];
+  test.each(cases)("%s", async (_what, steps) => {
+    const user = await createUser(api);
+    const move = steppingClock("2026-11-20T08:00:00Z");
+    const x = await addSupplementAs(api, user, { schedule: { times: ["morning", "evening"], days: DAILY } });
+    let minute = 0;
+    for (const [event, left] of steps) {
+      move(`2026-11-20T09:${String(minute++).padStart(2, "0")}:00Z`);
+      const path = `/api/intakes/2026-11-20/${x}`;
+      const res =
+        event === "pack size 30"
+          ? await send(user, "PUT", `/api/supplements/${x}/stock`, { unitsPerPack: 30 })
+          : event === "count 10"
+            ? await send(user, "PUT", `/api/supplements/${x}/stock`, { count: 10 })
+            : event === "+1 pack" || event === "+2 packs"
+              ? await send(user, "POST", `/api/supplements/${x}/refills`, { packs: event === "+1 pack" ? 1 : 2 })
+              : event === "un-tick morning"
+                ? await send(user, "DELETE", `${path}/morning`)
+                : await send(user, "PUT", `${path}/${event.slice("tick ".length)}`, { status: "taken" });
+      expect([event, res.status < 300]).toEqual([event, true]);
+      expect([event, (await stockOf(user, x))?.left ?? null]).toEqual([event, left]);
+    }
+  });
+});
+
 describe("runs out on", () => {
   test("today + left ÷ the schedule's daily amount, in the user's zone, on a moved clock", async () => {
     const user = await createUser(api);
@@ -250,7 +342,9 @@ describe("the routes", () => {
   test("bad input is a 400 naming the field; another user's or no supplement a 404; nothing is written", async () => {
     const [owner, other] = [await createUser(api), await createUser(api)];
     const x = await addSupplementAs(api, owner, {});
-    await send(owner, "PUT", `/api/supplements/${x}/stock`, { count: 5, unitsPerPack: 10 });
+    const saved = await send(owner, "PUT", `/api/supplements/${x}/stock`, { count: 5, unitsPerPack: 10 });
+    expect(saved.body).toMatchObject({ id: x, stock: { left: 5, unitsPerPack: 10 } });
+    const unsized = await addSupplementAs(api, owner, { name: "Unsized" });
     const cases: [string, string, Record<string, unknown> | undefined, number, string | null][] = [
       [`/api/supplements/${x}/stock`, "PUT", {}, 400, "_"],
       [`/api/supplements/${x}/stock`, "PUT", { count: -1 }, 400, "count"],
@@ -265,6 +359,12 @@ describe("the routes", () => {
       [`/api/supplements/${x}/refills`, "POST", { packs: 1.5 }, 400, "packs"],
       [`/api/supplements/${x}/refills`, "POST", {}, 400, "packs"],
       ["/api/supplements/abc/stock", "PUT", { count: 1 }, 400, "id"],
+      ["/api/supplements/1abc/stock", "PUT", { count: 1 }, 400, "id"],
+      ["/api/supplements/abc1/refills", "POST", { packs: 1 }, 400, "id"],
+      ["/api/supplements/0/stock", "PUT", { count: 1 }, 404, null],
+      ["/api/supplements/2147483648/stock", "PUT", { count: 1 }, 404, null],
+      ["/api/supplements/2147483648/refills", "POST", { packs: 1 }, 404, null],
+      [`/api/supplements/${unsized}/refills`, "POST", { packs: 1 }, 409, "unitsPerPack"],
       ["/api/supplements/99999999/stock", "PUT", { count: 1 }, 404, null],
       ["/api/supplements/99999999/refills", "POST", { packs: 1 }, 404, null],
     ];
@@ -272,7 +372,11 @@ describe("the routes", () => {
       const res = await send(owner, method, path, body);
       expect([path, body, res.status]).toEqual([path, body, status]);
       expect(typeof res.body?.message).toBe("string");
-      if (field) expect([path, body, Object.keys((res.body?.errors as object) ?? {})]).toEqual([path, body, [field]]);
+      if (field) {
+        const errors = (res.body?.errors ?? {}) as Record<string, string[]>;
+        const named = errors[field]?.includes(res.body?.message as string) ?? false;
+        expect([path, body, Object.keys(errors), named]).toEqual([path, body, [field], true]);
+      }
     }
     for (const [path, method, body] of [
       [`/api/supplements/${x}/stock`, "PUT", { count: 1 }],

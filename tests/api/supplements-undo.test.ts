@@ -11,13 +11,14 @@ import { UNDO_ACCEPT_MS } from "../../api/supplement-trash";
 import { intakes, scheduleVersions, supplementDailyClicks, supplementTrash } from "../../db/schema";
 import { MAX_SUPPLEMENTS } from "../../src/lib/constants";
 import { notificationBarrier } from "../support/notifications";
+import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, insertSupplements, supplementRows, uniqueName } from "../support/users";
 
 let api: TestApi;
 let notificationsApplied: () => Promise<void>;
 beforeAll(async () => {
-  api = await startApi({ INSIGHTS_FLUSH_MS: "0" });
+  api = await startApi({ INSIGHTS_FLUSH_MS: "0" }, { database: await migratedDatabase() });
   notificationsApplied = await notificationBarrier(api.ctx.database);
 });
 afterAll(async () => {
@@ -139,6 +140,52 @@ describe("Undo restores exactly", () => {
   });
 });
 
+describe("stock × Undo (issue 45 §5): the stock comes back with the supplement", () => {
+  type Step = ["stock", Record<string, unknown>] | ["refill", number] | ["tick"];
+  // [what, the steps before the delete, what is left before and after the Undo]
+  const cases: [string, Step[], number | null][] = [
+    ["a pack size only", [["stock", { unitsPerPack: 30 }]], null],
+    ["a count and a pack size", [["stock", { unitsPerPack: 30, count: 12 }]], 12],
+    [
+      "a count, then +1 pack and +2 packs",
+      [
+        ["stock", { unitsPerPack: 30, count: 12 }],
+        ["refill", 1],
+        ["refill", 2],
+      ],
+      102,
+    ],
+    ["a count, then a dose taken", [["stock", { unitsPerPack: 30, count: 12 }], ["tick"]], 11],
+    ["+1 pack before any count, then a dose", [["stock", { unitsPerPack: 30 }], ["refill", 1], ["tick"]], 29],
+  ];
+  test.each(cases)("%s", async (_what, steps, left) => {
+    const user = await createUser(api);
+    const move = freezeClock("2026-11-24T09:00:00Z");
+    const id = await add(user, { name: "Stocked", schedule: { times: ["morning"], days: [1, 2, 3, 4, 5, 6, 7] } });
+    let second = 0;
+    for (const step of steps) {
+      move(`2026-11-24T09:00:${String(++second).padStart(2, "0")}Z`);
+      const res =
+        step[0] === "stock"
+          ? await as(user, `/api/supplements/${id}/stock`, { method: "PUT", body: step[1] })
+          : step[0] === "refill"
+            ? await as(user, `/api/supplements/${id}/refills`, { method: "POST", body: { packs: step[1] } })
+            : await as(user, `/api/intakes/2026-11-24/${id}/morning`, { method: "PUT", body: { status: "taken" } });
+      expect(res.status).toBeLessThan(300);
+    }
+    move("2026-11-24T09:01:00Z");
+    const stockOf = async () =>
+      ((await (await as(user, "/api/supplements")).json()) as { id: number; stock: unknown }[]).find((s) => s.id === id)
+        ?.stock;
+    const before = { rows: await supplementRows(api, user), stock: await stockOf() };
+    expect((before.stock as { left: number | null }).left).toBe(left);
+    expect((await del(user, id)).status).toBe(204);
+    expect((await restore(user, id)).status).toBe(201);
+    expect(await stockOf()).toEqual(before.stock);
+    expect(await supplementRows(api, user)).toEqual(before.rows);
+  });
+});
+
 describe("while the Undo is open the supplement is gone everywhere", () => {
   test("list, today, public profile, /go, export and a cached list do not show it", async () => {
     const { user, middle } = await ownerWithHistory();
@@ -190,6 +237,17 @@ describe("the window", () => {
     }
   });
 
+  test("without any later delete, a timer drops the copy once its window is over", async () => {
+    const user = await createUser(api);
+    const move = freezeClock("2026-11-27T10:00:00Z");
+    const id = await add(user, { name: "Left alone" });
+    expect((await del(user, id)).status).toBe(204);
+    move(new Date(Date.parse("2026-11-27T10:00:00Z") + UNDO_ACCEPT_MS + 1));
+    expect((await trashOf(user)).length).toBe(1);
+    await Bun.sleep(UNDO_ACCEPT_MS + 1500); // the timer: the window and a second
+    expect(await trashOf(user)).toEqual([]);
+  }, 30_000);
+
   test("any later delete purges every expired copy, whoever it belongs to", async () => {
     const a = await createUser(api);
     const b = await createUser(api);
@@ -213,6 +271,16 @@ describe("refusals", () => {
     expect((await restore(other, id)).status).toBe(404);
     expect(await listNames(other)).toEqual([]);
     expect((await restore(owner, id)).status).toBe(201);
+  });
+
+  test("deleting a supplement that is not mine, or none: 404, nothing kept", async () => {
+    const owner = await createUser(api);
+    const other = await createUser(api);
+    const id = await add(owner, { name: "Theirs" });
+    expect((await del(other, id)).status).toBe(404);
+    expect((await del(other, 999_999)).status).toBe(404);
+    expect(await trashOf(other)).toEqual([]);
+    expect(await listNames(owner)).toEqual(["Theirs"]);
   });
 
   test("signed out: 401; bad ids: 400; never deleted: 404", async () => {

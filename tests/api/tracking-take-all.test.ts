@@ -161,7 +161,15 @@ describe("Take all and its undo", () => {
       "As-needed doses can only be marked taken",
     ]);
     const badStatus = await batch(user, "2026-11-23", { status: "done", doses: [mine] });
-    expect(badStatus.status).toBe(400);
+    expect([badStatus.status, ((await badStatus.json()) as { message: string }).message]).toEqual([
+      400,
+      'Status must be "taken", "skipped" or null',
+    ]);
+    const badId = await batch(user, "2026-11-23", { status: "taken", doses: [{ supplementId: "1", time: "morning" }] });
+    expect([badId.status, ((await badId.json()) as { message: string }).message]).toEqual([
+      400,
+      "Supplement not found",
+    ]);
     // Nothing of the refused requests was written, for either user.
     expect((await day(user, "2026-11-23")).summary.taken).toBe(0);
     expect((await day(other, "2026-11-23")).summary.taken).toBe(0);
@@ -169,5 +177,75 @@ describe("Take all and its undo", () => {
     expect(
       (await api.fetch("/api/intakes/2026-11-23", { method: "PUT", body: { status: "taken", doses: [mine] } })).status,
     ).toBe(401);
+  });
+});
+
+describe("slots × Take all (issue 45 §5)", () => {
+  // A supplement due at several times is one row per time: Take all of one time (and its undo)
+  // changes that time's doses only, never the same supplement's dose at another time.
+  const SLOTS = ["morning", "evening", "bedtime"] as const;
+  test.each(SLOTS)("Take all: %s, then its undo, leave the other times' doses as they were", async (slot) => {
+    const user = await createUser(api);
+    freezeClock("2026-11-23T10:00:00Z");
+    const times = { times: [...SLOTS], days: DAILY };
+    const b = await addSupplement(user, { name: "B", schedule: times });
+    const c = await addSupplement(user, { name: "C", schedule: times });
+    // The other times: one taken, one skipped, the rest open.
+    const others = SLOTS.filter((t) => t !== slot);
+    const before: Record<string, string> = {};
+    for (const t of SLOTS) for (const name of ["B", "C"]) before[`${name}/${t}`] = "open";
+    const [first, second] = others as [string, string];
+    for (const [id, name, time, status] of [
+      [b, "B", first, "taken"],
+      [c, "C", second, "skipped"],
+    ] as const) {
+      const res = await as(user, `/api/intakes/2026-11-23/${id}/${time}`, { method: "PUT", body: { status } });
+      expect(res.status).toBe(200);
+      before[`${name}/${time}`] = status;
+    }
+    const expected = (slotState: string) =>
+      Object.entries(before)
+        .map(([key, state]) => `${key}:${key.endsWith(`/${slot}`) ? slotState : state}`)
+        .sort();
+    const now = async () => (await states(user, "2026-11-23")).sort();
+    expect(await now()).toEqual(expected("open"));
+    const doses = [
+      { supplementId: b, time: slot },
+      { supplementId: c, time: slot },
+    ];
+    const took = await batch(user, "2026-11-23", { status: "taken", doses });
+    expect(took.status).toBe(200);
+    expect(((await took.json()) as IntakeBatchJson).ignored).toEqual([]);
+    expect(await now()).toEqual(expected("taken"));
+    const undo = await batch(user, "2026-11-23", { status: null, doses });
+    expect(undo.status).toBe(200);
+    expect(((await undo.json()) as IntakeBatchJson).ignored).toEqual([]);
+    expect(await now()).toEqual(expected("open"));
+    expect((await day(user, "2026-11-23")).summary).toEqual({ due: 6, taken: 1, skipped: 1 });
+  });
+});
+
+describe("a dose changed later elsewhere", () => {
+  test("is named in `ignored` and kept; the others are written", async () => {
+    const user = await createUser(api);
+    freezeClock("2026-11-23T10:00:00Z");
+    const { a, b, c } = await morningStack(user);
+    const later = await as(user, `/api/intakes/2026-11-23/${b}/morning`, {
+      method: "PUT",
+      body: { status: "skipped", tickedAt: "2026-11-23T09:50:00Z" },
+    });
+    expect(later.status).toBe(200);
+    const doses = [a, b, c].map((supplementId) => ({ supplementId, time: "morning" }));
+    for (const status of ["taken", null]) {
+      const res = await batch(user, "2026-11-23", { status, doses, tickedAt: "2026-11-23T09:40:00Z" });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as IntakeBatchJson).ignored).toEqual([{ supplementId: b, time: "morning" }]);
+    }
+    expect(await states(user, "2026-11-23")).toEqual([
+      "A/morning:open",
+      "B/morning:skipped",
+      "C/morning:open",
+      "B/evening:open",
+    ]);
   });
 });

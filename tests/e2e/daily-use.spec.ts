@@ -280,3 +280,68 @@ test("screenshots at 320, 360 and 1280 px with a 50-character username", async (
     await page.screenshot({ path: join(folder as string, `public-${width}.png`), fullPage: true });
   }
 });
+
+test.describe("slots × Take all (issue 45 §5)", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+  test("Take all: Morning ticks only the morning doses, and its Undo clears only them", async ({ page, baseURL }) => {
+    test.slow();
+    const base = baseURL as string;
+    await signUpWithApi(page.request, base, {});
+    await apiCall(page, base, "PUT", "/api/profile", { timeZone: ZONE });
+    const add = async (name: string, times: string[]) =>
+      (
+        await apiCall<{ id: number }>(page, base, "POST", "/api/supplements", {
+          name,
+          quantityType: "Capsule(s)",
+          frequency: "daily",
+          doseAmount: 1,
+          schedule: { times, days: EVERY_DAY },
+        })
+      ).id;
+    const twice = await add("Twice", ["morning", "evening"]);
+    const once = await add("Once", ["morning"]);
+    await add("Late", ["evening"]);
+    await gotoHydrated(page, "/");
+    const card = todayCard(page);
+    await expect(card.getByText("0 of 4 taken")).toBeVisible({ timeout: 15_000 });
+    const box = (id: number, time: string) => card.locator(`#dose-${today()}-${id}-${time}`);
+
+    const bodies: unknown[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "PUT" && new URL(request.url()).pathname === `/api/intakes/${today()}`) {
+        bodies.push(request.postDataJSON());
+      }
+    });
+    // The same supplement's evening dose, ticked by itself first, stays through the morning's Take all and Undo.
+    await box(twice, "evening").click();
+    await expect(card.getByText("1 of 4 taken")).toBeVisible();
+    await card.getByRole("button", { name: "Take all: Morning" }).click();
+    await expect(card.getByText("3 of 4 taken")).toBeVisible();
+    await expect(box(twice, "morning")).toBeChecked();
+    await expect(box(once, "morning")).toBeChecked();
+    await expect(box(twice, "evening")).toBeChecked();
+    await page.waitForLoadState("networkidle");
+    expect((bodies[0] as { doses: unknown }).doses).toEqual([
+      { supplementId: twice, time: "morning" },
+      { supplementId: once, time: "morning" },
+    ]);
+    await card.getByRole("button", { name: "Undo take all: Morning" }).click();
+    await expect(card.getByText("1 of 4 taken")).toBeVisible();
+    await expect(box(twice, "evening")).toBeChecked();
+    await page.waitForLoadState("networkidle");
+    expect((bodies[1] as { status: unknown; doses: unknown }).status).toBeNull();
+    expect((bodies[1] as { doses: unknown }).doses).toEqual([
+      { supplementId: twice, time: "morning" },
+      { supplementId: once, time: "morning" },
+    ]);
+    const day = await apiCall<{ doses: { supplementId: number; time: string; status: string | null }[] }>(
+      page,
+      base,
+      "GET",
+      `/api/today?date=${today()}`,
+    );
+    expect(day.doses.filter((d) => d.status !== null)).toEqual([
+      expect.objectContaining({ supplementId: twice, time: "evening", status: "taken" }),
+    ]);
+  });
+});

@@ -141,6 +141,7 @@ const envSchema = z
      * connection, answer and body together (api/outbound.ts); SECURITY.md "Calls to other systems".
      */
     OUTBOUND_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(10_000),
+    /**
      * Issue 45: the hosts push endpoints may be at (src/lib/push-hosts.ts), comma-separated:
      * `name`, `*.name` (one more label) or `name:port`; https on port 443 unless a port is named.
      */

@@ -15,14 +15,14 @@ import { badRequest, HttpError, isUniqueViolation, notFound, readJson } from "./
 import { pruneImages } from "./images";
 import { findPublicProfile } from "./queries/profile";
 import { toUserJson } from "./queries/user";
-import { BatchedLimiter, LIMITS } from "./rate-limit";
+import { BatchedLimiter, LIMITS, PROFILE_LIMIT_PREFIX } from "./rate-limit";
 import type { AppContext } from "./types";
 import { avatarAllowed, invalidAvatar } from "./user-fields";
 
 /** Counts one public profile request of `address` against its per-address limit (shared across instances); 429 past it. */
 export function countProfileRequest(ctx: AppContext, address: string | undefined) {
   if (!address) return;
-  const limiter = ctx.caches.of("profile-limit", () => new BatchedLimiter(ctx, "profile", LIMITS.publicProfile));
+  const limiter = ctx.caches.of("profile-limit", () => new BatchedLimiter(ctx, PROFILE_LIMIT_PREFIX, LIMITS.publicProfile));
   limiter.hit(rateLimitKey(address));
 }
 

@@ -226,6 +226,9 @@ export async function spendMailBudget(ctx: AppContext, address: string, kind: Ma
 export const mailBudgetRetryAfter = (nowMs: number) =>
   Math.max(1, windowOf(nowMs, LIMITS.mailToRecipientDaily) + 86_400 - Math.floor(nowMs / 1000));
 
+/** The batched limiters' key prefixes (api/profile.ts), swept by their own budget's window. */
+export const PROFILE_LIMIT_PREFIX = "profile";
+const BATCHED_PREFIXES: Record<string, Limit> = { [PROFILE_LIMIT_PREFIX]: LIMITS.publicProfile };
 /** The longest window of any budget: a row of a key without a known budget is kept that long. */
 const LONGEST_WINDOW = Math.max(...Object.values(LIMITS).map((l: Limit) => l.windowSeconds));
 /** How often (at most) an instance deletes the rows of windows that are over. */
@@ -233,8 +236,8 @@ export const SWEEP_SECONDS = 60;
 const lastSweep = new WeakMap<object, number>();
 
 /**
- * Deletes the counters whose window is over (each budget's own window, by its key's prefix;
- * the longest for others, e.g. the batched limiters'), at most once a SWEEP_SECONDS per
+ * Deletes the counters whose window is over (each budget's own window, by its key's prefix,
+ * the batched limiters' too; the longest for any other), at most once a SWEEP_SECONDS per
  * instance, on the first limited request after: the table holds the current windows' keys,
  * not every e-mail ever tried (issue 45). Any instance may sweep: a row whose window is over
  * counts as 1 again at its next hit anyway.
@@ -244,8 +247,8 @@ export async function sweepExpired(ctx: Pick<AppContext, "database">, force = fa
   const last = lastSweep.get(ctx.database) ?? Number.NEGATIVE_INFINITY;
   if (!force && nowS - last < SWEEP_SECONDS) return;
   lastSweep.set(ctx.database, nowS);
-  const windows = Object.entries(LIMITS).map(
-    ([budget, limit]) => sql`when ${`${budget}:`} then ${sql.raw(String((limit as Limit).windowSeconds))}`,
+  const windows = [...Object.entries(LIMITS), ...Object.entries(BATCHED_PREFIXES)].map(
+    ([prefix, limit]) => sql`when ${`${prefix}:`} then ${sql.raw(String((limit as Limit).windowSeconds))}`,
   );
   await ctx.database.db.execute(sql`delete from ${rateLimits}
     where ${rateLimits.windowStart} + case split_part(${rateLimits.key}, ':', 1) || ':' ${sql.join(windows, sql` `)}

@@ -161,8 +161,11 @@ describe("the limits' table stays small", () => {
       ["mailFromAccount:current", hour, true],
       ["mailFromAccount:last-hour", hour - 3600, false],
       ["profile:current-minute", minute, true],
+      ["profile:last-minute", minute - 60, false],
       ["profile:an-hour-ago", now - 3600, false],
-      ["profile:half-an-hour-ago", now - 1800, true],
+      // A prefix no budget names: kept for the longest window (a day, the mail budgets'), then gone.
+      ["unknown:an-hour-ago", now - 3600, true],
+      ["unknown:two-days-ago", now - 2 * 86_400, false],
     ];
     for (const [key, start] of rows) {
       await db.execute(sql`insert into rate_limits (key, window_start, count) values (${key}, ${start}, 3)`);

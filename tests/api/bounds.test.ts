@@ -366,6 +366,8 @@ const FIXED: Record<string, string> = {
   "POST /api/reminders/test": "at most MAX_PUSH_DEVICES pushes and one mail; 5 an hour",
   "GET /api/reminders/unsubscribe": "one HMAC check",
   "POST /api/reminders/unsubscribe": "one HMAC check, one row",
+  // Issue 45 (email-confirm.test.ts)
+  "GET /api/reminders/confirm": "one token hash looked up, one user row and one confirmation row written",
   "GET /api/push/key": "one key, loaded once",
   "POST /api/push/subscriptions": "one row; the user keeps at most MAX_PUSH_DEVICES (oldest go)",
   "DELETE /api/push/subscriptions/:id": "one row by id",

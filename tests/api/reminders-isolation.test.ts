@@ -24,7 +24,7 @@ const mails: Mail[] = [];
 beforeAll(async () => {
   push = await startPushService();
   push.trustInProcess();
-  api = await startApi();
+  api = await startApi({ PUSH_HOSTS: push.caEnv.PUSH_HOSTS });
 });
 afterAll(async () => {
   resetClock();

@@ -29,7 +29,7 @@ const mails: Mail[] = [];
 beforeAll(async () => {
   push = await startPushService();
   push.trustInProcess();
-  api = await startApi({}, { database: await migratedDatabase() });
+  api = await startApi({ PUSH_HOSTS: push.caEnv.PUSH_HOSTS }, { database: await migratedDatabase() });
 });
 afterAll(async () => {
   resetClock();
@@ -235,7 +235,10 @@ describe("users × tokens: an unsubscribe link turns off its own account's e-mai
 describe("kinds × budgets: 5 test reminders an hour per account, whatever the channels", () => {
   let limited: TestApi;
   beforeAll(async () => {
-    limited = await startApi({ RATE_LIMIT: "on" }, { database: await migratedDatabase() });
+    limited = await startApi(
+      { RATE_LIMIT: "on", PUSH_HOSTS: push.caEnv.PUSH_HOSTS },
+      { database: await migratedDatabase() },
+    );
   });
   afterAll(async () => {
     await limited?.close();

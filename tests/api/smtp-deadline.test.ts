@@ -26,7 +26,7 @@ const DEADLINE_MS = 300;
 beforeAll(async () => {
   push = await startPushService();
   push.trustInProcess();
-  api = await startApi();
+  api = await startApi({ PUSH_HOSTS: push.caEnv.PUSH_HOSTS });
 });
 afterAll(async () => {
   resetClock();

@@ -118,7 +118,7 @@ test("a 404 keeps the signed-in top bar; a visitor sees the plain one", async ({
   await expect(page.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
 });
 
-test("an unknown profile offers a signed-out visitor 'Make it yours': sign-up, then the name at set-up", async ({
+test("an unknown profile offers 'Make it yours' when the name is free: sign-up, then the name at set-up", async ({
   page,
   baseURL,
 }) => {
@@ -149,9 +149,12 @@ test("an unknown profile offers a signed-out visitor 'Make it yours': sign-up, t
   await expect(page.getByLabel("Username")).toHaveValue(name);
   await expect(page.getByText("Username is available")).toBeVisible();
 
-  // Signed in, the same free name offers nothing.
-  await page.goto(`/${uniqueUsername("Other")}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Profile Not Found" })).toBeVisible();
+  // Once taken, the name's page (kept while it was free) is the new profile and offers nothing.
+  await page.getByRole("button", { name: "Complete Setup" }).tap();
+  await expect(page.getByText("Profile Setup Complete!")).toBeVisible();
+  const taken = await page.goto(`/${name}`);
+  expect(taken?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1, name: "Profile Not Found" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Make it yours" })).toHaveCount(0);
   expect(baseURL).toBeTruthy();
 });

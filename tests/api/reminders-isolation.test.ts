@@ -15,7 +15,7 @@ import { supplements, users } from "../../db/schema";
 import { type PushService, startPushService } from "../fakes/push-service";
 import { startApi, type TestApi } from "../support/server";
 import { addSupplementAs, requestsAs, steppingClock } from "../support/tracking-api";
-import { type ApiUser, createUser } from "../support/users";
+import { type ApiUser, confirmEmail, createUser } from "../support/users";
 
 let api: TestApi;
 let push: PushService;
@@ -48,6 +48,7 @@ async function ok(user: ApiUser, method: string, path: string, body: Record<stri
  */
 async function remindedUser() {
   const user = await createUser(api);
+  await confirmEmail(api, user); // e-mail reminders go to confirmed addresses only
   await ok(user, "PUT", "/api/profile", { timeZone: "Europe/Berlin" });
   const id = await addSupplementAs(api, user, {
     name: "Zinc",

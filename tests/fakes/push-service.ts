@@ -167,8 +167,9 @@ function answerFaulty(socket: tls.TLSSocket, fault: Fault, faults: { written: nu
   }
   // "stall": nothing, ever.
 }
-/** PUSH_HOSTS for an app that delivers to a test service on `port`: the defaults and it. */
-export const testPushHosts = (port: number) => [...DEFAULT_PUSH_HOSTS, `127.0.0.1:${port}`].join(",");
+/** PUSH_HOSTS for an app that delivers to a test service on `ports`: the defaults and them. */
+export const testPushHosts = (...ports: number[]) =>
+  [...DEFAULT_PUSH_HOSTS, ...ports.map((port) => `127.0.0.1:${port}`)].join(",");
 
 /** `port`: a fixed one (the end-to-end server's, so the browser test finds it); else any free one. */
 export async function startPushService(options: { port?: number } = {}): Promise<PushService> {
@@ -294,7 +295,8 @@ export async function startPushService(options: { port?: number } = {}): Promise
   const service: PushService = {
     url: origin,
     caFile,
-    caEnv: { NODE_EXTRA_CA_CERTS: caFile, PUSH_HOSTS: testPushHosts(port) },
+    // Both of the service's ports: the well-behaved one and the faulty endpoints' (issue 45).
+    caEnv: { NODE_EXTRA_CA_CERTS: caFile, PUSH_HOSTS: testPushHosts(port, Number(new URL(faultyOrigin).port)) },
     received,
     refused,
     stats,

@@ -16,6 +16,8 @@ export interface MenuItem {
   rel?: string;
   onSelect?: () => void;
   danger?: boolean;
+  /** Why an `onSelect` item cannot be used now (e.g. `Needs a connection`): shown beside it, and it does nothing. */
+  unavailable?: string;
 }
 
 interface Props {
@@ -211,13 +213,22 @@ export default function Menu({
                   type="button"
                   role="menuitem"
                   tabIndex={-1}
-                  className={itemClass(item.danger)}
+                  className={`${itemClass(item.danger)} ${item.unavailable ? "justify-between gap-3 opacity-70" : ""}`}
+                  aria-label={item.unavailable ? item.label : undefined}
+                  aria-disabled={item.unavailable ? true : undefined}
+                  aria-describedby={item.unavailable ? `${id}-${i}-why` : undefined}
                   onClick={() => {
+                    if (item.unavailable) return;
                     close(true);
                     item.onSelect?.();
                   }}
                 >
                   {item.label}
+                  {item.unavailable && (
+                    <span id={`${id}-${i}-why`} className="text-xs text-slate-700">
+                      {item.unavailable}
+                    </span>
+                  )}
                 </button>
               )}
               {separatorsAfter.includes(i) && <hr className="my-1 border-slate-200" />}

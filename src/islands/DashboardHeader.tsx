@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { stampPrintDates } from "../lib/print";
 import { printedOn, SHARING_TEXT } from "../lib/sharing";
 import type { CurrentUser, Supplement } from "../lib/types";
+import { $online, needsConnection } from "../stores/network";
 import { $dialog, $supplements, $supplementsLoaded, seedSupplements, visibleList } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
 
@@ -17,6 +18,7 @@ export default function DashboardHeader({
   seedUser(initialUser);
   seedSupplements(supplements ?? null);
   const user = useStore($user) ?? initialUser;
+  const offline = needsConnection(useStore($online));
   // An empty list offers its own Add Item (issue 38): one such button on the page at a time.
   const empty = visibleList(useStore($supplementsLoaded), useStore($supplements), supplements ?? null).length === 0;
   // The Print button exists only once JavaScript runs (issue 16); before any print the date is the reader's.
@@ -50,6 +52,7 @@ export default function DashboardHeader({
         <button
           type="button"
           className="btn btn-outline flex-1 sm:flex-none"
+          {...offline}
           onClick={() => $dialog.set({ kind: "share" })}
         >
           <svg
@@ -69,6 +72,7 @@ export default function DashboardHeader({
           type="button"
           className="btn btn-primary flex-1 sm:flex-none"
           hidden={empty && supplements !== undefined}
+          {...offline}
           onClick={() => $dialog.set({ kind: "add" })}
         >
           <svg

@@ -17,11 +17,31 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The service worker marks an answer it gave from its kept copy, without the server
+ * (src/service-worker/sw.js): such an answer says nothing about the network being back.
+ */
+export const KEPT_COPY_HEADER = "X-Offline-Copy";
+
+const answered = new Set<() => void>();
+
+/** Calls `listener` after every successful answer from the server (not a kept copy); returns the unsubscribe. */
+export function onServerAnswer(listener: () => void): () => void {
+  answered.add(listener);
+  return () => answered.delete(listener);
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Sees the answer's headers (an OK answer only), before its body is returned. */
+  headers?: (headers: Headers) => void;
+}
+
 export async function apiRequest<T>(
   method: string,
   path: string,
   body?: unknown,
-  { signal }: { signal?: AbortSignal } = {},
+  { signal, headers }: RequestOptions = {},
 ): Promise<T> {
   const init: RequestInit = { method, credentials: "include", headers: { Accept: "application/json" }, signal };
   if (body instanceof FormData) init.body = body;
@@ -49,11 +69,13 @@ export async function apiRequest<T>(
       typeof payload.message === "string" && payload.message ? payload.message : text || response.statusText;
     throw new ApiError(response.status, message, payload.errors);
   }
+  headers?.(response.headers);
+  if (!response.headers.has(KEPT_COPY_HEADER)) for (const listener of answered) listener();
   return data as T;
 }
 
 export const api = {
-  get: <T>(path: string, options?: { signal?: AbortSignal }) => apiRequest<T>("GET", path, undefined, options),
+  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>("GET", path, undefined, options),
   post: <T>(path: string, body?: unknown) => apiRequest<T>("POST", path, body ?? {}),
   put: <T>(path: string, body?: unknown) => apiRequest<T>("PUT", path, body ?? {}),
   delete: <T>(path: string) => apiRequest<T>("DELETE", path),

@@ -53,7 +53,7 @@ async function firstVisitKept(page: Page, url: string) {
   await expect(todayCard(page).getByTestId("dose-row").first()).toBeVisible();
   const kept = () =>
     page.evaluate(async () => {
-      const cache = await caches.open("stacktrack-offline-v1");
+      const cache = await caches.open("stacktrack-offline-v2");
       const paths = (await cache.keys()).map((r) => new URL(r.url).pathname);
       return (
         ["/dashboard", "/api/today"].every((p) => paths.includes(p)) && paths.some((p) => p.startsWith("/_astro/"))
@@ -321,7 +321,7 @@ test("another user signing in on the browser (no sign-out) never gets the first 
   await expect(todayCard(page)).not.toContainText("Private Tonic");
   const left = () =>
     page.evaluate(async () => {
-      const cache = await caches.open("stacktrack-offline-v1");
+      const cache = await caches.open("stacktrack-offline-v2");
       const responses = await Promise.all((await cache.keys()).map((r) => cache.match(r)));
       const texts = await Promise.all(responses.map((r) => r?.text() ?? ""));
       return texts.some((t) => t.includes("Private Tonic"));

@@ -33,7 +33,7 @@ function loadWorker() {
   const cache = new FakeCache();
   const caches = {
     open: async () => cache,
-    keys: async () => ["stacktrack-offline-v1"],
+    keys: async () => ["stacktrack-offline-v2"],
     delete: async () => true,
     match: (request: Request | string) => cache.match(request),
   };

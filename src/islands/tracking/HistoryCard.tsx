@@ -12,6 +12,7 @@ import { HEATMAP_LABELS, HEATMAP_LEVELS, type HeatmapLevel, heatmapLevel } from 
 import { type HistoryDay, type HistoryJson, WEEKDAY_SHORT_LABELS } from "../../lib/schedule";
 import { adherence } from "../../lib/streaks";
 import { notify } from "../../lib/toast";
+import { isOffline } from "../../lib/today-source";
 import type { CurrentUser } from "../../lib/types";
 import { $supplements } from "../../stores/supplements";
 import { $trackingChanges } from "../../stores/tracking";
@@ -81,7 +82,8 @@ export default function HistoryCard({ user: initialUser }: { user: CurrentUser }
         if (live) setHistory(full);
       })
       .catch((error) => {
-        if (live) notify.error(errorMessage(error, "Failed to load your history"));
+        // Offline (no server reached): the card keeps what it had, no toast (issue 51).
+        if (live && !isOffline(error)) notify.error(errorMessage(error, "Failed to load your history"));
       });
     return () => {
       live = false;

@@ -16,7 +16,7 @@ export interface MenuItem {
   rel?: string;
   onSelect?: () => void;
   danger?: boolean;
-  /** Why an `onSelect` item cannot be used now (e.g. `Needs a connection`): shown beside it, and it does nothing. */
+  /** Why an `onSelect` item cannot be used now (e.g. `Needs a connection`): its tooltip and description; it does nothing. */
   unavailable?: string;
 }
 
@@ -213,10 +213,9 @@ export default function Menu({
                   type="button"
                   role="menuitem"
                   tabIndex={-1}
-                  className={`${itemClass(item.danger)} ${item.unavailable ? "justify-between gap-3 opacity-70" : ""}`}
-                  aria-label={item.unavailable ? item.label : undefined}
+                  className={itemClass(item.danger)}
                   aria-disabled={item.unavailable ? true : undefined}
-                  aria-describedby={item.unavailable ? `${id}-${i}-why` : undefined}
+                  title={item.unavailable}
                   onClick={() => {
                     if (item.unavailable) return;
                     close(true);
@@ -224,11 +223,6 @@ export default function Menu({
                   }}
                 >
                   {item.label}
-                  {item.unavailable && (
-                    <span id={`${id}-${i}-why`} className="text-xs text-slate-700">
-                      {item.unavailable}
-                    </span>
-                  )}
                 </button>
               )}
               {separatorsAfter.includes(i) && <hr className="my-1 border-slate-200" />}

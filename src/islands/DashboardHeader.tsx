@@ -1,5 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
+import { OFFLINE_MESSAGES } from "../lib/messages";
 import { stampPrintDates } from "../lib/print";
 import { printedOn, SHARING_TEXT } from "../lib/sharing";
 import type { CurrentUser, Supplement } from "../lib/types";
@@ -18,7 +19,8 @@ export default function DashboardHeader({
   seedUser(initialUser);
   seedSupplements(supplements ?? null);
   const user = useStore($user) ?? initialUser;
-  const offline = needsConnection(useStore($online));
+  const online = useStore($online);
+  const offline = needsConnection(online);
   // An empty list offers its own Add Item (issue 38): one such button on the page at a time.
   const empty = visibleList(useStore($supplementsLoaded), useStore($supplements), supplements ?? null).length === 0;
   // The Print button exists only once JavaScript runs (issue 16); before any print the date is the reader's.
@@ -29,66 +31,74 @@ export default function DashboardHeader({
     return () => window.removeEventListener("beforeprint", stampPrintDates);
   }, []);
   return (
-    <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-end sm:justify-between md:gap-4 md:py-8">
-      <div className="min-w-0">
-        <h1 className="user-text text-xl font-bold tracking-tight text-slate-900 sm:text-3xl">
-          <span data-print="hide">Welcome back, </span>
-          {user.username ? `@${user.username}` : <span data-print="hide">there</span>}
-        </h1>
-        <p className="mt-1 hidden text-slate-700 md:block" data-print="hide">
-          Manage your supplement stack and share it with the world.
-        </p>
-        <p className="print-only" data-print-date suppressHydrationWarning>
-          {printedOn(new Date())}
-        </p>
-      </div>
-      <div className="flex flex-wrap gap-2 sm:shrink-0">
-        {canPrint && (
-          // Phones keep the row to Share and Add (Print is a desk's task; Ctrl+P prints the same).
-          <button type="button" className="btn btn-ghost hidden sm:inline-flex" onClick={() => window.print()}>
-            {SHARING_TEXT.print}
-          </button>
+    <>
+      {/* While offline (issue 51): a polite live region, empty online. */}
+      <div role="status">
+        {!online && (
+          <p className="mt-4 rounded-lg bg-amber-100 p-2 text-sm text-amber-900">{OFFLINE_MESSAGES.banner}</p>
         )}
-        <button
-          type="button"
-          className="btn btn-outline flex-1 sm:flex-none"
-          {...offline}
-          onClick={() => $dialog.set({ kind: "share" })}
-        >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            className="size-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-          >
-            <path d="M4 12v7a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-7M16 6l-4-4-4 4M12 2v13" />
-          </svg>
-          Share Profile
-        </button>
-        <button
-          type="button"
-          className="btn btn-primary flex-1 sm:flex-none"
-          hidden={empty && supplements !== undefined}
-          {...offline}
-          onClick={() => $dialog.set({ kind: "add" })}
-        >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            className="size-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2.5"
-            strokeLinecap="round"
-          >
-            <path d="M12 5v14M5 12h14" />
-          </svg>
-          Add Item
-        </button>
       </div>
-    </div>
+      <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-end sm:justify-between md:gap-4 md:py-8">
+        <div className="min-w-0">
+          <h1 className="user-text text-xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+            <span data-print="hide">Welcome back, </span>
+            {user.username ? `@${user.username}` : <span data-print="hide">there</span>}
+          </h1>
+          <p className="mt-1 hidden text-slate-700 md:block" data-print="hide">
+            Manage your supplement stack and share it with the world.
+          </p>
+          <p className="print-only" data-print-date suppressHydrationWarning>
+            {printedOn(new Date())}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2 sm:shrink-0">
+          {canPrint && (
+            // Phones keep the row to Share and Add (Print is a desk's task; Ctrl+P prints the same).
+            <button type="button" className="btn btn-ghost hidden sm:inline-flex" onClick={() => window.print()}>
+              {SHARING_TEXT.print}
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn btn-outline flex-1 sm:flex-none"
+            {...offline}
+            onClick={() => $dialog.set({ kind: "share" })}
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="size-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            >
+              <path d="M4 12v7a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-7M16 6l-4-4-4 4M12 2v13" />
+            </svg>
+            Share Profile
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary flex-1 sm:flex-none"
+            hidden={empty && supplements !== undefined}
+            {...offline}
+            onClick={() => $dialog.set({ kind: "add" })}
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="size-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.5"
+              strokeLinecap="round"
+            >
+              <path d="M12 5v14M5 12h14" />
+            </svg>
+            Add Item
+          </button>
+        </div>
+      </div>
+    </>
   );
 }

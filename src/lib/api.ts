@@ -96,6 +96,9 @@ export async function profileExists(name: string, signal?: AbortSignal): Promise
   }
 }
 
+/** The request never reached the server (no network, or the server unreachable): status 0. */
+export const isOffline = (error: unknown) => error instanceof ApiError && error.status === 0;
+
 /** The server's message when it sent one, otherwise the screen's fallback. */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.message) return error.message;

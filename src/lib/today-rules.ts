@@ -14,8 +14,7 @@ export const RETRY_MAX_MS = 30_000;
 
 /** The wait before retry number `attempt` (0 for the first): 2 s, 4 s, 8 s, 16 s, then every 30 s. */
 export function retryDelay(attempt: number): number {
-  const n = Math.max(0, Math.floor(attempt));
-  return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.min(n, 10));
+  return Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** Math.max(0, Math.min(attempt, 10)));
 }
 
 /**
@@ -56,7 +55,7 @@ export interface DoseChange {
   status: IntakeStatus | null;
 }
 
-/** `day` with `changes` laid over its doses (the last change to a dose wins), its summary recounted. */
+/** `day` with `changes` laid over its doses (the last change to a dose wins; `summary` is left as it was: the card counts its rows). */
 export function withStatuses(day: TodayJson, changes: readonly DoseChange[]): TodayJson {
   const changeOf = (supplementId: number, time: string) =>
     changes.findLast((c) => c.supplementId === supplementId && c.time === time);
@@ -68,10 +67,5 @@ export function withStatuses(day: TodayJson, changes: readonly DoseChange[]): To
     const change = changeOf(d.supplementId, AS_NEEDED);
     return change ? { ...d, status: change.status === "taken" ? ("taken" as const) : null } : d;
   });
-  const summary = {
-    due: doses.length,
-    taken: doses.filter((d) => d.status === "taken").length,
-    skipped: doses.filter((d) => d.status === "skipped").length,
-  };
-  return { ...day, doses, asNeeded, summary };
+  return { ...day, doses, asNeeded };
 }

@@ -5,7 +5,7 @@
  * shown from a copy carries the time the server last confirmed it (`asOf`), for the card's
  * `Offline · as of 08:14`. See docs/offline.md.
  */
-import { ApiError, api, KEPT_COPY_HEADER } from "./api";
+import { api, isOffline, KEPT_COPY_HEADER } from "./api";
 import { keepDay, keptDay } from "./offline-queue";
 import type { TodayJson } from "./schedule";
 
@@ -16,8 +16,6 @@ export interface DayRead {
   /** When the server last confirmed the copy (ms); null for the server's own answer, or unknown. */
   asOf: number | null;
 }
-
-export const isOffline = (error: unknown) => error instanceof ApiError && error.status === 0;
 
 const deviceCopy = async (userId: string, date: string): Promise<DayRead | null> => {
   const mine = await keptDay(userId, date).catch(() => undefined);

@@ -6,13 +6,12 @@
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
-import { api, errorMessage } from "../../lib/api";
+import { api, errorMessage, isOffline } from "../../lib/api";
 import { addDays, dateIn, daysBetween, isoWeekday, shortDayLabel } from "../../lib/dates";
 import { HEATMAP_LABELS, HEATMAP_LEVELS, type HeatmapLevel, heatmapLevel } from "../../lib/heatmap";
 import { type HistoryDay, type HistoryJson, WEEKDAY_SHORT_LABELS } from "../../lib/schedule";
 import { adherence } from "../../lib/streaks";
 import { notify } from "../../lib/toast";
-import { isOffline } from "../../lib/today-source";
 import type { CurrentUser } from "../../lib/types";
 import { $supplements } from "../../stores/supplements";
 import { $trackingChanges } from "../../stores/tracking";

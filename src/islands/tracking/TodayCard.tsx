@@ -10,7 +10,7 @@
  */
 import { useStore } from "@nanostores/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { api, errorMessage, onServerAnswer } from "../../lib/api";
+import { api, errorMessage, isOffline, onServerAnswer } from "../../lib/api";
 import { addDays, dateIn, daysBetween } from "../../lib/dates";
 import { AFFILIATE_REL } from "../../lib/insights";
 import { OFFLINE_MESSAGES } from "../../lib/messages";
@@ -26,7 +26,7 @@ import {
 import { PLUS_ONE_PACK, stockLine } from "../../lib/stock";
 import { notify } from "../../lib/toast";
 import { allDoneText, msToNextMidnight, offlineLabel, progressText } from "../../lib/today-rules";
-import { isOffline, keepServerDay, readDay } from "../../lib/today-source";
+import { keepServerDay, readDay } from "../../lib/today-source";
 import type { CurrentUser } from "../../lib/types";
 import { $online, needsConnection } from "../../stores/network";
 import { $dialog, $supplements, $supplementsLoaded, addPack, refreshStock } from "../../stores/supplements";
@@ -177,9 +177,8 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     const check = async () => {
       if (document.visibilityState === "hidden") return;
       const [seq, written] = [loadSeq.current, writes.current];
-      try {
-        const read = await readDay(user.id);
-        if (read.kept) throw new Error("a kept copy");
+      const read = await readDay(user.id).catch(() => null);
+      if (read && !read.kept) {
         const { day } = read;
         const current = $user.get();
         if (current?.timeZone && current.timeZone !== day.timeZone) $user.set({ ...current, timeZone: day.timeZone });
@@ -188,7 +187,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
           keepServerDay(user.id, day);
           setLoaded({ date: day.date, rows: rowsOf(day), kept: false, asOf: null });
         }
-      } catch {
+      } else {
         // No server: this device's clock says whether a new day began; the next check asks again.
         const local = todayNow();
         if (local !== todayRef.current) turnTo(local);

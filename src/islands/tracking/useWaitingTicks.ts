@@ -120,11 +120,17 @@ export function useWaitingTicks(userId: string, events: WaitingTicksEvents) {
     void flush();
   }, [flush]);
 
+  // This browser's offline data is claimed for the user before anything is queued (a claim that
+  // finished after a tick would delete it).
+  const claimed = useRef<Promise<unknown>>(Promise.resolve());
   useEffect(() => {
     let live = true;
+    const claim = claimOfflineData(userId);
+    // At most 2 s: an older tab holding the database may block its upgrade; a tick is never held longer.
+    claimed.current = Promise.race([claim.catch(() => undefined), new Promise((r) => setTimeout(r, 2_000))]);
     void (async () => {
       try {
-        await claimOfflineData(userId);
+        await claim;
         const waiting = await queuedChanges(userId);
         if (!live) return;
         for (const change of waiting) waited.current.add(change.key);
@@ -170,6 +176,7 @@ export function useWaitingTicks(userId: string, events: WaitingTicksEvents) {
   async function send(change: QueuedChange): Promise<void> {
     forget(change.key);
     // The row says Pending once it is kept (a tab closed right after the tick still has it).
+    await claimed.current;
     await queueChange(change).catch(() => undefined);
     setPending((current) => ({ ...current, [change.key]: change }));
     const result = await sendChange(change);
@@ -184,6 +191,7 @@ export function useWaitingTicks(userId: string, events: WaitingTicksEvents) {
       forget(change.key);
       waited.current.add(change.key);
     }
+    await claimed.current;
     await Promise.all(changes.map((c) => queueChange(c))).catch(() => undefined);
     setPending((current) => ({ ...current, ...Object.fromEntries(changes.map((c) => [c.key, c])) }));
     setAllSaved(false);

@@ -131,13 +131,17 @@ export async function claimOfflineData(userId: string): Promise<void> {
     "readonly",
   );
   if (owner === userId) return;
-  // No owner yet: nothing of anyone's was kept (a sign-out's Clear-Site-Data removes both).
+  // No owner yet: nothing of anyone's was kept (a sign-out's Clear-Site-Data removes both), and
+  // a tick queued meanwhile is this user's: only the owner is written.
+  const anothers = owner !== undefined;
   await transaction(["changes", "meta", "days"], async (store) => {
-    await result(store("changes").clear());
-    await result(store("days").clear());
+    if (anothers) {
+      await result(store("changes").clear());
+      await result(store("days").clear());
+    }
     await result(store("meta").put(userId, "owner"));
   });
-  if (owner !== undefined) await clearOfflineCaches();
+  if (anothers) await clearOfflineCaches();
 }
 
 /** Keeps the server's answer for its date, confirmed now; only the latest KEPT_DAYS dates stay. */

@@ -33,11 +33,7 @@ export default function DashboardHeader({
   return (
     <>
       {/* While offline (issue 51): a polite live region, empty online. */}
-      <div role="status">
-        {!online && (
-          <p className="mt-4 rounded-lg bg-amber-100 p-2 text-sm text-amber-900">{OFFLINE_MESSAGES.banner}</p>
-        )}
-      </div>
+      <div role="status">{!online && <p className="mt-4 rounded bg-amber-100 p-2">{OFFLINE_MESSAGES.banner}</p>}</div>
       <div className="flex flex-col gap-3 py-4 sm:flex-row sm:items-end sm:justify-between md:gap-4 md:py-8">
         <div className="min-w-0">
           <h1 className="user-text text-xl font-bold tracking-tight text-slate-900 sm:text-3xl">

@@ -1,6 +1,8 @@
 /**
  * Whether this device has a network (issue 51): the browser's own flag and its `online` and
- * `offline` events. The dashboard's banner and the controls that need the network read it.
+ * `offline` events, and Today's read (src/islands/tracking/TodayCard.tsx). Not the flag at load:
+ * a browser may say offline while the server it talks to is reachable (a loopback-only machine).
+ * The dashboard's banner and the controls that need the network read it.
  */
 import { atom, onMount } from "nanostores";
 import { OFFLINE_MESSAGES } from "../lib/messages";
@@ -8,8 +10,9 @@ import { OFFLINE_MESSAGES } from "../lib/messages";
 export const $online = atom(true);
 
 onMount($online, () => {
+  // Not the browser's flag at load (it may say offline beside a reachable server): the events,
+  // and Today's read (a kept copy shown: offline) decide.
   const update = () => $online.set(navigator.onLine);
-  update();
   window.addEventListener("online", update);
   window.addEventListener("offline", update);
   return () => {

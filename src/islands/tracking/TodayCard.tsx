@@ -97,12 +97,15 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
       loading.current = true;
       try {
         const read = await readDay(user.id, date);
+        $online.set(!read.kept);
         if (!read.kept && written === writes.current) keepServerDay(user.id, read.day);
         if (seq === loadSeq.current) setLoaded({ date: read.day.date, rows: rowsOf(read.day), ...read });
       } catch (error) {
         if (seq !== loadSeq.current) return;
-        if (isOffline(error)) setLoaded({ date, rows: plannedDay(date, listRef.current), kept: true, asOf: null });
-        else if (!quiet) notify.error(errorMessage(error, "Failed to load today's doses"));
+        if (isOffline(error)) {
+          $online.set(false);
+          setLoaded({ date, rows: plannedDay(date, listRef.current), kept: true, asOf: null });
+        } else if (!quiet) notify.error(errorMessage(error, "Failed to load today's doses"));
       } finally {
         if (seq === loadSeq.current) loading.current = false;
       }
@@ -332,7 +335,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
             <time dateTime={shown}>{isToday ? longDate(shown) : back === 1 ? "Yesterday" : `${back} days ago`}</time>
           </p>
           {loaded?.date === shown && loaded.kept && (
-            <p className="badge mt-1 bg-slate-100 text-slate-800" data-testid="today-offline">
+            <p className="badge mt-1 bg-slate-100" data-testid="today-offline">
               {offlineLabel(zone ?? browserZone() ?? "UTC", loaded.asOf)}
             </p>
           )}

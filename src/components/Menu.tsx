@@ -16,6 +16,8 @@ export interface MenuItem {
   rel?: string;
   onSelect?: () => void;
   danger?: boolean;
+  /** Why an `onSelect` item cannot be used now (e.g. `Needs a connection`): its tooltip and description; it does nothing. */
+  unavailable?: string;
 }
 
 interface Props {
@@ -212,7 +214,10 @@ export default function Menu({
                   role="menuitem"
                   tabIndex={-1}
                   className={itemClass(item.danger)}
+                  aria-disabled={item.unavailable ? true : undefined}
+                  title={item.unavailable}
                   onClick={() => {
+                    if (item.unavailable) return;
                     close(true);
                     item.onSelect?.();
                   }}

@@ -21,9 +21,11 @@ import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import Menu from "../components/Menu";
 import { dateIn } from "../lib/dates";
+import { OFFLINE_MESSAGES } from "../lib/messages";
 import { PLUS_ONE_PACK, stockLine } from "../lib/stock";
 import type { CurrentUser, Supplement } from "../lib/types";
 import { $linkClicks30 } from "../stores/insights";
+import { $online, needsConnection } from "../stores/network";
 import {
   $dialog,
   $supplements,
@@ -61,6 +63,7 @@ function Row({
     id: supplement.id,
   });
   const style = { transform: CSS.Transform.toString(transform), transition };
+  const unavailable = useStore($online) ? undefined : OFFLINE_MESSAGES.needsConnection;
   return (
     <li
       ref={setNodeRef}
@@ -124,15 +127,15 @@ function Row({
           </svg>
         }
         items={[
-          { label: "Edit", onSelect: () => $dialog.set({ kind: "edit", supplement }) },
-          { label: "Stock", onSelect: () => $dialog.set({ kind: "stock", supplement }) },
+          { label: "Edit", unavailable, onSelect: () => $dialog.set({ kind: "edit", supplement }) },
+          { label: "Stock", unavailable, onSelect: () => $dialog.set({ kind: "stock", supplement }) },
           ...(supplement.stock?.unitsPerPack != null
-            ? [{ label: PLUS_ONE_PACK, onSelect: () => void addPack(supplement.id) }]
+            ? [{ label: PLUS_ONE_PACK, unavailable, onSelect: () => void addPack(supplement.id) }]
             : []),
           ...(premium && supplement.affiliateLink
             ? [{ label: "View Product", href: supplement.affiliateLink, target: "_blank", rel: "noopener noreferrer" }]
             : []),
-          { label: "Delete", danger: true, onSelect: () => void deleteSupplement(supplement.id) },
+          { label: "Delete", danger: true, unavailable, onSelect: () => void deleteSupplement(supplement.id) },
         ]}
       />
     </li>

@@ -17,11 +17,33 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The service worker marks an answer it gave from its kept copy, without the server
+ * (src/service-worker/sw.js): such an answer says nothing about the network being back.
+ */
+export const KEPT_COPY_HEADER = "X-Offline-Copy";
+
+const answered = new Set<() => void>();
+
+/** Calls `listener` after every successful answer from the server (not a kept copy); returns the unsubscribe. */
+export function onServerAnswer(listener: () => void): () => void {
+  answered.add(listener);
+  return () => answered.delete(listener);
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Sees the answer's headers (an OK answer only), before its body is returned. */
+  headers?: (headers: Headers) => void;
+  /** The request outlives the page (a setting saved as the visitor leaves). */
+  keepalive?: boolean;
+}
+
 export async function apiRequest<T>(
   method: string,
   path: string,
   body?: unknown,
-  { signal, keepalive }: { signal?: AbortSignal; keepalive?: boolean } = {},
+  { signal, headers, keepalive }: RequestOptions = {},
 ): Promise<T> {
   const init: RequestInit = {
     method,
@@ -55,14 +77,16 @@ export async function apiRequest<T>(
       typeof payload.message === "string" && payload.message ? payload.message : text || response.statusText;
     throw new ApiError(response.status, message, payload.errors);
   }
+  headers?.(response.headers);
+  if (!response.headers.has(KEPT_COPY_HEADER)) for (const listener of answered) listener();
   return data as T;
 }
 
 export const api = {
-  get: <T>(path: string, options?: { signal?: AbortSignal }) => apiRequest<T>("GET", path, undefined, options),
+  get: <T>(path: string, options?: RequestOptions) => apiRequest<T>("GET", path, undefined, options),
   post: <T>(path: string, body?: unknown) => apiRequest<T>("POST", path, body ?? {}),
   /** `keepalive`: the request outlives the page (a setting saved as the visitor leaves). */
-  put: <T>(path: string, body?: unknown, options?: { keepalive?: boolean }) =>
+  put: <T>(path: string, body?: unknown, options?: Pick<RequestOptions, "keepalive">) =>
     apiRequest<T>("PUT", path, body ?? {}, options),
   delete: <T>(path: string) => apiRequest<T>("DELETE", path),
 };
@@ -81,6 +105,9 @@ export async function profileExists(name: string, signal?: AbortSignal): Promise
     throw error;
   }
 }
+
+/** The request never reached the server (no network, or the server unreachable): status 0. */
+export const isOffline = (error: unknown) => error instanceof ApiError && error.status === 0;
 
 /** The server's message when it sent one, otherwise the screen's fallback. */
 export function errorMessage(error: unknown, fallback: string): string {

@@ -175,4 +175,8 @@ export const OFFLINE_MESSAGES = {
   saved: "Saved",
   deleted: "A tick for a supplement you deleted was dropped",
   notSaved: "Not saved",
+  /** The dashboard's banner while the device is offline (issue 51). */
+  banner: "You're offline. Ticks are saved when you're back.",
+  /** The reason a control that needs the network is disabled while offline. */
+  needsConnection: "Needs a connection",
 } as const;

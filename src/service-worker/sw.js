@@ -8,7 +8,7 @@
  */
 const TODAY = "/dashboard#today";
 /** Starts with OFFLINE_CACHE_PREFIX (src/lib/offline-queue.ts), which the page clears too. */
-const CACHE = "stacktrack-offline-v1";
+const CACHE = "stacktrack-offline-v2";
 const SHELL = "/dashboard";
 
 self.addEventListener("install", () => self.skipWaiting());
@@ -68,6 +68,16 @@ async function shell(request) {
   }
 }
 
+/**
+ * A Today answer as kept: marked with the time it was kept (`X-Offline-Copy`, KEPT_COPY_HEADER in
+ * src/lib/api.ts), so that the page knows an answer came from here, not from the server.
+ */
+function keptCopy(response) {
+  const headers = new Headers(response.headers);
+  headers.set("X-Offline-Copy", new Date().toISOString());
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 /** Kept Today answers: the dated ones of the latest 8 dates (the editable window), and the undated one. */
 const TODAYS_KEPT = 8;
 
@@ -85,7 +95,7 @@ async function today(request) {
     const response = await forgetIfSignedOut(await fetch(request));
     if (cacheable(response)) {
       const cache = await caches.open(CACHE);
-      await cache.put(request, response.clone());
+      await cache.put(request, keptCopy(response.clone()));
       await pruneTodays(cache);
     }
     return response;
@@ -125,7 +135,7 @@ async function keepDashboard(urls) {
     wanted.map(async (u) => {
       if (u.pathname.startsWith("/_astro/") && (await cache.match(u.href, { ignoreVary: true }))) return;
       const response = await fetch(u.href, { credentials: "same-origin" });
-      if (cacheable(response)) await cache.put(u.href, response);
+      if (cacheable(response)) await cache.put(u.href, u.pathname === "/api/today" ? keptCopy(response) : response);
     }),
   );
 }

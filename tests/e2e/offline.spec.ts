@@ -53,7 +53,7 @@ async function firstVisitKept(page: Page, url: string) {
   await expect(todayCard(page).getByTestId("dose-row").first()).toBeVisible();
   const kept = () =>
     page.evaluate(async () => {
-      const cache = await caches.open("stacktrack-offline-v1");
+      const cache = await caches.open("stacktrack-offline-v2");
       const paths = (await cache.keys()).map((r) => new URL(r.url).pathname);
       return (
         ["/dashboard", "/api/today"].every((p) => paths.includes(p)) && paths.some((p) => p.startsWith("/_astro/"))
@@ -168,14 +168,18 @@ test("a tick made offline before midnight and sent after it lands on the day it 
   context,
 }) => {
   test.slow();
-  const app = await startControlledApp();
+  // The server's clock stands at noon (UTC) of today: a run across the real midnight keeps its days.
+  const today = dateIn("UTC", Date.now());
+  const dir = mkdtempSync(join(tmpdir(), "offline-midnight-"));
+  const clockFile = join(dir, "now");
+  writeFileSync(clockFile, String(Date.parse(`${today}T12:00:00.000Z`)));
+  const app = await startControlledApp({ TEST_CLOCK_FILE: clockFile });
   try {
     const user = await signUpWithApi(page.request, app.url);
     await addSupplements(page, app.url, [{ name: "Omega 3" }]);
     await apiCall(page, app.url, "PUT", "/api/profile", { timeZone: "UTC" });
     await app.backdateSchedules(user.email, 3);
     // The browser's clock: 23:50 the day before the server's today (UTC).
-    const today = dateIn("UTC", Date.now());
     const yesterday = addDays(today, -1);
     const madeAt = `${yesterday}T23:50:00.000Z`;
     await page.clock.install({ time: new Date(madeAt) });
@@ -208,6 +212,7 @@ test("a tick made offline before midnight and sent after it lands on the day it 
     expect([now.date, now.summary.taken]).toEqual([today, 0]);
   } finally {
     await app.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 
@@ -321,7 +326,7 @@ test("another user signing in on the browser (no sign-out) never gets the first 
   await expect(todayCard(page)).not.toContainText("Private Tonic");
   const left = () =>
     page.evaluate(async () => {
-      const cache = await caches.open("stacktrack-offline-v1");
+      const cache = await caches.open("stacktrack-offline-v2");
       const responses = await Promise.all((await cache.keys()).map((r) => cache.match(r)));
       const texts = await Promise.all(responses.map((r) => r?.text() ?? ""));
       return texts.some((t) => t.includes("Private Tonic"));

@@ -63,7 +63,10 @@ test("tick, skip and undo by mouse and keyboard; reload keeps them; the zone com
   await dose(page, "Vitamin D3").click();
   await expect(card.getByText("1 of 2 taken")).toBeVisible();
   await card.getByRole("button", { name: "Skip Magnesium" }).click();
-  await expect(card.getByText("Skipped")).toBeVisible();
+  await expect(card.getByText("Skipped", { exact: true })).toBeVisible();
+  // A skip is told apart from a take (issue 51).
+  await expect(card.locator("#today-progress-label")).toHaveText("1 of 2 taken · 1 skipped");
+  await expect(card.getByTestId("all-done")).toHaveText("All done for today (1 skipped)");
   // Keyboard: the as-needed Zinc, '2 Tablet(s)' in its name.
   await dose(page, "Zinc, 2 tablets").focus();
   const saved = page.waitForResponse((r) => r.url().includes("/as-needed") && r.request().method() === "PUT");
@@ -74,8 +77,8 @@ test("tick, skip and undo by mouse and keyboard; reload keeps them; the zone com
   await page.reload();
   await expect(dose(page, "Vitamin D3")).toBeChecked();
   await expect(dose(page, "Zinc, 2 tablets")).toBeChecked();
-  await expect(card.getByText("Skipped")).toBeVisible();
-  await expect(card.getByText("1 of 2 taken")).toBeVisible();
+  await expect(card.getByText("Skipped", { exact: true })).toBeVisible();
+  await expect(card.getByText("1 of 2 taken · 1 skipped")).toBeVisible();
 
   // Undo by keyboard: the skipped Magnesium, then untick Vitamin D3 with Space.
   await card.getByRole("button", { name: "Undo Magnesium" }).focus();

@@ -11,6 +11,7 @@
 import { spawn } from "node:child_process";
 import { createTestDatabase } from "./db";
 import { freePort, ROOT, serverEnv } from "./process";
+import { startTcpProxy, type TcpProxy } from "./tcp-proxy";
 
 export interface ControlledApp {
   /** e.g. http://127.0.0.1:41234 (also the app's PUBLIC_ORIGIN). */
@@ -18,6 +19,12 @@ export interface ControlledApp {
   setPremium(email: string, premium?: boolean): Promise<void>;
   /** Moves the user's schedule versions `days` back, as if their supplements were added that long ago (issue 19). */
   backdateSchedules(email: string, days: number): Promise<void>;
+  /**
+   * With `{ proxied: true }`: the browser reaches the app through a TCP proxy that the test
+   * cuts (every connection closed, new ones refused: the page AND its service worker are
+   * without a server, while the browser still believes it is online) and restores.
+   */
+  network?: Pick<TcpProxy, "cut" | "restore">;
   stop(): Promise<void>;
 }
 
@@ -55,11 +62,15 @@ async function runControlled() {
 }
 
 /** `env` adds to the server's environment (e.g. a shorter INSIGHTS_FLUSH_MS). */
-export async function startControlledApp(env: Record<string, string> = {}): Promise<ControlledApp> {
+export async function startControlledApp(
+  env: Record<string, string> = {},
+  { proxied = false }: { proxied?: boolean } = {},
+): Promise<ControlledApp> {
   const database = await createTestDatabase({ pgliteDir: true });
   const port = freePort();
   const control = freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const proxy = proxied ? await startTcpProxy({ host: "127.0.0.1", port }) : null;
+  const url = `http://127.0.0.1:${proxy ? proxy.port : port}`;
   const child = spawn(process.execPath, [import.meta.path], {
     cwd: ROOT,
     env: serverEnv({
@@ -73,6 +84,7 @@ export async function startControlledApp(env: Record<string, string> = {}): Prom
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const stop = async () => {
+    proxy?.stop();
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     await exited;
     await database.drop();
@@ -80,6 +92,7 @@ export async function startControlledApp(env: Record<string, string> = {}): Prom
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) {
+      proxy?.stop();
       await database.drop();
       throw new Error(`the controlled app exited with ${child.exitCode} before it was healthy`);
     }
@@ -96,6 +109,7 @@ export async function startControlledApp(env: Record<string, string> = {}): Prom
   }
   return {
     url,
+    network: proxy ? { cut: () => proxy.cut(), restore: () => proxy.restore() } : undefined,
     async setPremium(email, premium = true) {
       const res = await fetch(`http://127.0.0.1:${control}/premium`, {
         method: "POST",

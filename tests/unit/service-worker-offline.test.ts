@@ -33,7 +33,7 @@ function loadWorker() {
   const cache = new FakeCache();
   const caches = {
     open: async () => cache,
-    keys: async () => ["stacktrack-offline-v1"],
+    keys: async () => ["stacktrack-offline-v2"],
     delete: async () => true,
     match: (request: Request | string) => cache.match(request),
   };
@@ -57,6 +57,18 @@ function loadWorker() {
     return response;
   };
   new Function("self", "fetch", "caches", SOURCE)(self, network, caches);
+  /** Dispatches a GET to the API; answers the worker's response. */
+  async function respond(path: string): Promise<Response | null> {
+    let answered: Promise<Response> | null = null;
+    handlers.get("fetch")?.({
+      request: Object.defineProperty(new Request(`${ORIGIN}${path}`), "mode", { value: "cors" }),
+      clientId: "",
+      respondWith: (p: Promise<Response>) => {
+        answered = p;
+      },
+    });
+    return answered;
+  }
   /** Dispatches a fetch; answers the worker's response text, or null when it let the request pass. */
   async function request(path: string, init: { mode?: string; method?: string; clientId?: string } = {}) {
     let answered: Promise<Response> | null = null;
@@ -78,6 +90,7 @@ function loadWorker() {
   }
   return {
     request,
+    respond,
     kept: () => [...cache.entries.keys()].map((u) => u.slice(ORIGIN.length)).sort(),
     setOnline: (value: boolean) => {
       online = value;
@@ -120,6 +133,19 @@ describe("what the worker answers and keeps", () => {
     expect(await worker.request("/", { mode: "navigate" })).toBe("network /dashboard");
     expect(await worker.request("/api/today?date=2026-11-20")).toBe("network /api/today?date=2026-11-20");
     expect(await worker.request("/api/today?date=2026-11-21")).toBe("error");
+  });
+
+  test("a kept Today answer is marked X-Offline-Copy (the time it was kept); the network's is not", async () => {
+    const worker = loadWorker();
+    const before = Date.now();
+    const fresh = await worker.respond("/api/today?date=2026-11-20");
+    expect(fresh?.headers.get("X-Offline-Copy")).toBeNull();
+    worker.setOnline(false);
+    const kept = await worker.respond("/api/today?date=2026-11-20");
+    expect(await kept?.text()).toBe("network /api/today?date=2026-11-20");
+    const keptAt = Date.parse(kept?.headers.get("X-Offline-Copy") ?? "");
+    expect(keptAt).toBeGreaterThanOrEqual(before - 1000);
+    expect(keptAt).toBeLessThanOrEqual(Date.now());
   });
 
   test("Today's answers: the 8 latest dates are kept", async () => {

@@ -7,7 +7,7 @@
  */
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
-import { api, errorMessage } from "../../lib/api";
+import { api, errorMessage, isOffline } from "../../lib/api";
 import { addDays, dateIn, daysBetween, isoWeekday, shortDayLabel } from "../../lib/dates";
 import {
   allDoneSkipped,
@@ -93,7 +93,8 @@ export default function HistoryCard({ user: initialUser }: { user: CurrentUser }
         if (live) setHistory(full);
       })
       .catch((error) => {
-        if (live) notify.error(errorMessage(error, "Failed to load your history"));
+        // Offline (no server reached): the card keeps what it had, no toast (issue 51).
+        if (live && !isOffline(error)) notify.error(errorMessage(error, "Failed to load your history"));
       });
     return () => {
       live = false;

@@ -1,36 +1,40 @@
 /**
- * The dashboard's Today card (issues 19, 38, 40): the doses of the day it shows, ticked,
+ * The dashboard's Today card (issues 19, 38, 40, 51): the doses of the day it shows, ticked,
  * skipped and undone optimistically; `Take all` per time of day; `All done for today`. A write
  * names the day of its row (never 'now') and the time it was made; without a network it waits
- * on this device, shown `Pending`, and is sent on load, `online` and when the page is shown
- * again; a day not cached is planned from the list's schedules. Arrows go back 7 days. See
- * docs/daily-use.md and docs/offline.md.
+ * on this device (useWaitingTicks), shown `Pending`, and sends itself when the server is back.
+ * Every change is laid over this device's copy of its day, shown `Offline · as of 08:14` when
+ * the server cannot answer (src/lib/today-source.ts); a day with no copy is planned from the
+ * list's schedules. At the user's midnight the card moves to the new day by itself. Arrows go
+ * back 7 days. See docs/daily-use.md and docs/offline.md.
  */
 import { useStore } from "@nanostores/react";
-import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { ApiError, api, errorMessage } from "../../lib/api";
-import { addDays, dateIn, daysBetween, isoWeekday } from "../../lib/dates";
-import { dosePhrase } from "../../lib/dose";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { api, errorMessage, isOffline, onServerAnswer } from "../../lib/api";
+import { addDays, dateIn, daysBetween } from "../../lib/dates";
 import { AFFILIATE_REL } from "../../lib/insights";
 import { OFFLINE_MESSAGES } from "../../lib/messages";
-import { changeKey, claimOfflineData, type QueuedChange, queueChange, queuedChanges } from "../../lib/offline-queue";
-import { flushQueue, type SendResult, sendChange } from "../../lib/offline-sync";
+import { changeKey, keepChanges, type QueuedChange } from "../../lib/offline-queue";
 import {
   AS_NEEDED,
   DOSE_TIMES,
-  dueOn,
   EDITABLE_DAYS,
   type IntakeStatus,
   type IntakeTime,
   TIME_LABELS,
-  type TodayJson,
 } from "../../lib/schedule";
 import { PLUS_ONE_PACK, stockLine } from "../../lib/stock";
 import { notify } from "../../lib/toast";
-import type { CurrentUser, Supplement } from "../../lib/types";
-import { $supplements, addPack, refreshStock } from "../../stores/supplements";
+import { allDoneText, msToNextMidnight, offlineLabel, progressText } from "../../lib/today-rules";
+import { keepServerDay, readDay } from "../../lib/today-source";
+import type { CurrentUser } from "../../lib/types";
+import { $online, needsConnection } from "../../stores/network";
+import { $dialog, $supplements, $supplementsLoaded, addPack, refreshStock } from "../../stores/supplements";
 import { trackingChanged } from "../../stores/tracking";
 import { $user, seedUser } from "../../stores/user";
+import DoseRow from "./DoseRow";
+import { longDate, plannedDay, type Row, rowsOf } from "./today-rows";
+import { useWaitingTicks } from "./useWaitingTicks";
 
 const browserZone = () => {
   try {
@@ -40,27 +44,6 @@ const browserZone = () => {
   }
 };
 
-function longDate(date: string): string {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat("en-GB", {
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    timeZone: "UTC",
-  }).format(new Date(Date.UTC(y, m - 1, d)));
-}
-
-interface Row {
-  key: string;
-  /** The day the row belongs to: a write names it, whatever the card shows by then. */
-  date: string;
-  supplementId: number;
-  name: string;
-  amount: string;
-  time: IntakeTime;
-  status: IntakeStatus | null;
-}
-
 /** The last Take all of a group, for its one-step Undo. */
 interface TakenGroup {
   date: string;
@@ -68,88 +51,35 @@ interface TakenGroup {
   keys: string[];
 }
 
-function rowsOf(day: TodayJson): Row[] {
-  return [
-    ...day.doses.map((d) => ({
-      key: `${d.supplementId}/${d.time}`,
-      date: day.date,
-      supplementId: d.supplementId,
-      name: d.name,
-      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
-      time: d.time as IntakeTime,
-      status: d.status,
-    })),
-    ...day.asNeeded.map((d) => ({
-      key: `${d.supplementId}/${AS_NEEDED}`,
-      date: day.date,
-      supplementId: d.supplementId,
-      name: d.name,
-      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
-      time: AS_NEEDED as IntakeTime,
-      status: d.status,
-    })),
-  ];
+/** A day's rows as shown: from the server just now, or from a kept copy (`asOf`: when the server confirmed it). */
+interface Loaded {
+  date: string;
+  rows: Row[];
+  kept: boolean;
+  asOf: number | null;
 }
 
-/**
- * A day no answer was cached for, with no network (after midnight, say): its doses planned
- * from the list's current schedules, nothing logged (waiting ticks are laid over it).
- */
-function plannedDay(date: string, list: Supplement[]): Row[] {
-  const row = (s: Supplement, time: IntakeTime): Row => ({
-    key: `${s.id}/${time}`,
-    date,
-    supplementId: s.id,
-    name: s.name,
-    amount: s.doseAmount == null ? "" : dosePhrase(s.doseAmount, s.quantityType),
-    time,
-    status: null,
-  });
-  const due = dueOn(list, isoWeekday(date));
-  return [...due.doses.map((d) => row(d.item, d.time)), ...due.asNeeded.map((s) => row(s, AS_NEEDED))];
-}
-
-/** Under a row's name: its tick waits on this device, reached the server, or was refused. */
-function SyncNote({ id, sync, refusal }: { id: string; sync: "pending" | "saved" | "refused"; refusal?: string }) {
-  if (sync === "pending") {
-    return (
-      <span id={id} className="badge mt-1 bg-amber-100 text-amber-900" data-testid="dose-sync">
-        <span aria-hidden="true">{OFFLINE_MESSAGES.pending}</span>
-        <span className="sr-only">{OFFLINE_MESSAGES.pendingLong}</span>
-      </span>
-    );
-  }
-  if (sync === "saved") {
-    return (
-      <span id={id} className="mt-0.5 block text-xs text-brand-800" data-testid="dose-sync">
-        {OFFLINE_MESSAGES.saved}
-      </span>
-    );
-  }
-  return (
-    <span id={id} className="mt-0.5 block text-xs text-red-800" data-testid="dose-sync">
-      {OFFLINE_MESSAGES.notSaved}: {refusal}
-    </span>
-  );
-}
-
-const isOffline = (error: unknown) => error instanceof ApiError && error.status === 0;
+/** While the page is shown, it asks the server what day it is this often (midnight, a zone changed elsewhere). */
+const DAY_CHECK_MS = 30_000;
 
 export default function TodayCard({ user: initialUser }: { user: CurrentUser }) {
   seedUser(initialUser);
   const user = useStore($user) ?? initialUser;
   const list = useStore($supplements);
+  const listLoaded = useStore($supplementsLoaded);
+  const online = useStore($online);
   const zone = user.timeZone;
   const todayNow = useCallback(() => dateIn(zone ?? browserZone() ?? "UTC", Date.now()), [zone]);
   const [today, setToday] = useState(todayNow);
   const [shown, setShown] = useState(today);
   // The rows of one day; shown only while that day is the one shown (a loading card between).
-  const [loaded, setLoaded] = useState<{ date: string; rows: Row[] } | null>(null);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
   const loadedRows = loaded?.date === shown ? loaded.rows : null;
   const [takenGroup, setTakenGroup] = useState<TakenGroup | null>(null);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const loadSeq = useRef(0);
+  const loading = useRef(false);
   const writes = useRef(0);
   const todayRef = useRef(today);
   todayRef.current = today;
@@ -157,107 +87,63 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   shownRef.current = shown;
   const listRef = useRef(list);
   listRef.current = list;
-  // Ticks waiting on this device (by changeKey), those that waited and are now saved, and
-  // the rows whose waiting tick the server refused.
-  const [pending, setPending] = useState<Record<string, QueuedChange>>({});
-  const [synced, setSynced] = useState<ReadonlySet<string>>(new Set());
-  const [refused, setRefused] = useState<Record<string, string>>({});
-  const [allSaved, setAllSaved] = useState(false);
-  // The day's rows with this device's waiting ticks laid over what the server (or cache) said.
-  const rows =
-    loadedRows?.map((r) => {
-      const waiting = pending[changeKey(r)];
-      return waiting ? { ...r, status: waiting.status } : r;
-    }) ?? null;
-  const waited = useRef(new Set<string>());
-  const [, waitedChanged] = useReducer((n: number) => n + 1, 0);
+  const loadedRef = useRef(loaded);
+  loadedRef.current = loaded;
 
-  /** The day's rows from the server (or the worker's copy); `quiet`: a failed read says nothing. */
-  const load = useCallback(async (date: string, quiet = false) => {
-    const seq = ++loadSeq.current;
-    try {
-      const day = await api.get<TodayJson>(`/api/today?date=${date}`);
-      if (seq === loadSeq.current) setLoaded({ date: day.date, rows: rowsOf(day) });
-    } catch (error) {
-      if (seq !== loadSeq.current) return;
-      if (isOffline(error)) setLoaded({ date, rows: plannedDay(date, listRef.current) });
-      else if (!quiet) notify.error(errorMessage(error, "Failed to load today's doses"));
-    }
-  }, []);
-
-  /** What a send came to: the row saved, kept waiting, or refused (and put back as it was). */
-  const settle = useCallback(
-    (result: SendResult) => {
-      const { change } = result;
-      const key = change.key;
-      if (result.kind === "waiting") {
-        setAllSaved(false);
-        waited.current.add(key);
-        waitedChanged();
-        return;
+  /** The day's rows from the server, else from a kept copy; `quiet`: a failed read says nothing. */
+  const load = useCallback(
+    async (date: string, quiet = false) => {
+      const [seq, written] = [++loadSeq.current, writes.current];
+      loading.current = true;
+      try {
+        const read = await readDay(user.id, date);
+        $online.set(!read.kept);
+        if (!read.kept && written === writes.current) keepServerDay(user.id, read.day);
+        if (seq === loadSeq.current) setLoaded({ date: read.day.date, rows: rowsOf(read.day), ...read });
+      } catch (error) {
+        if (seq !== loadSeq.current) return;
+        if (isOffline(error)) {
+          $online.set(false);
+          setLoaded({ date, rows: plannedDay(date, listRef.current), kept: true, asOf: null });
+        } else if (!quiet) notify.error(errorMessage(error, "Failed to load today's doses"));
+      } finally {
+        if (seq === loadSeq.current) loading.current = false;
       }
-      setPending((current) => {
-        if (current[key]?.tickedAt !== change.tickedAt) return current;
-        const { [key]: _sent, ...rest } = current;
-        return rest;
-      });
-      const wasWaiting = waited.current.delete(key);
-      if (result.kind === "saved") {
-        if (wasWaiting) setSynced((current) => new Set(current).add(key));
-        if (wasWaiting && waited.current.size === 0) setAllSaved(true);
-        // What the server keeps: this change, or a later one made elsewhere.
-        const { answer } = result;
-        const status = answer && !answer.applied ? answer.status : change.status;
-        setLoaded((day) =>
-          day && day.date === change.date
-            ? { ...day, rows: day.rows.map((r) => (changeKey(r) === key ? { ...r, status } : r)) }
-            : day,
-        );
-        trackingChanged();
-        void refreshStock();
-        return;
-      }
-      if (result.status === 404) notify.error(OFFLINE_MESSAGES.deleted);
-      else notify.error(errorMessage(result.error, "Failed to save your change"));
-      if (wasWaiting && result.status !== 404) {
-        setRefused((current) => ({ ...current, [key]: errorMessage(result.error, "Failed to save your change") }));
-      }
-      // The server's state again (a day that left the window cannot be read: the note stays).
-      if (change.date === shownRef.current) void load(change.date, true);
     },
-    [load],
+    [user.id],
   );
 
-  /** Sends what waits on this device (on load, when back online, when the page is shown). */
-  const flush = useCallback(() => {
-    void flushQueue(user.id, settle).catch(() => undefined);
-  }, [user.id, settle]);
+  const ticks = useWaitingTicks(user.id, {
+    saved(change, status) {
+      setLoaded((day) =>
+        day && day.date === change.date
+          ? { ...day, rows: day.rows.map((r) => (changeKey(r) === change.key ? { ...r, status } : r)) }
+          : day,
+      );
+      void keepChanges(user.id, change.date, [{ ...change, status }]).catch(() => undefined);
+      trackingChanged();
+      void refreshStock();
+    },
+    // The server's state again (a day that left the window cannot be read: the note stays).
+    dropped(change) {
+      if (change.date === shownRef.current) void load(change.date, true);
+    },
+  });
+  // The day's rows with this device's waiting ticks laid over what the server (or a copy) said.
+  const rows =
+    loadedRows?.map((r) => {
+      const waiting = ticks.pending[changeKey(r)];
+      return waiting ? { ...r, status: waiting.status } : r;
+    }) ?? null;
 
-  useEffect(() => {
-    let live = true;
-    void (async () => {
-      try {
-        await claimOfflineData(user.id);
-        const waiting = await queuedChanges(user.id);
-        if (!live) return;
-        for (const change of waiting) waited.current.add(change.key);
-        setPending(Object.fromEntries(waiting.map((c) => [c.key, c])));
-      } catch {
-        return; // no IndexedDB here: ticks are sent at once, as before
-      }
-      flush();
-    })();
-    const onVisible = () => {
-      if (document.visibilityState === "visible") flush();
-    };
-    window.addEventListener("online", flush);
-    document.addEventListener("visibilitychange", onVisible);
-    return () => {
-      live = false;
-      window.removeEventListener("online", flush);
-      document.removeEventListener("visibilitychange", onVisible);
-    };
-  }, [user.id, flush]);
+  // A card shown from a kept copy reads the server again as soon as anything reached it.
+  useEffect(
+    () =>
+      onServerAnswer(() => {
+        if (loadedRef.current?.kept && !loading.current) void load(shownRef.current, true);
+      }),
+    [load],
+  );
 
   // The first visit from a browser sets the user's zone from it (null until then).
   useEffect(() => {
@@ -271,52 +157,67 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   }, [user.timeZone, user.username]);
 
   // When the zone is known or changes, 'today' is recomputed; a page showing today follows it.
+  // A day the server refused before it knew the zone (a date after its UTC today) is read again.
   useEffect(() => {
     const next = todayNow();
     setToday((previous) => {
       setShown((current) => (current === previous ? next : current));
       return next;
     });
-  }, [todayNow]);
+    if (next === shownRef.current && loadedRef.current?.date !== next) void load(next, true);
+  }, [todayNow, load]);
 
-  // Midnight: on focus or when made visible, the server says what day it is for the user now
-  // (GET /api/today without a date: their zone, the server's clock, a zone changed elsewhere).
-  // A new day moves the card to it; the same day refreshes the rows when today is shown.
+  // Midnight: the server says what day it is for the user now (GET /api/today without a date:
+  // their zone, the server's one clock, a zone changed elsewhere), asked by a timer aimed at the
+  // user's next midnight, every DAY_CHECK_MS while the page is shown, and on focus or when made
+  // visible. A new day moves the card to it; the same day refreshes the rows when today is shown.
   useEffect(() => {
+    const turnTo = (date: string) => {
+      todayRef.current = date;
+      setToday(date);
+      setShown(date);
+    };
     const check = async () => {
       if (document.visibilityState === "hidden") return;
       const [seq, written] = [loadSeq.current, writes.current];
-      let day: TodayJson;
-      try {
-        day = await api.get<TodayJson>("/api/today");
-      } catch {
-        // No network: this device's clock says whether a new day began; the next focus asks again.
-        const local = todayNow();
-        if (local !== todayRef.current) {
-          todayRef.current = local;
-          setToday(local);
-          setShown(local);
+      const read = await readDay(user.id).catch(() => null);
+      if (read && !read.kept) {
+        const { day } = read;
+        const current = $user.get();
+        if (current?.timeZone && current.timeZone !== day.timeZone) $user.set({ ...current, timeZone: day.timeZone });
+        if (day.date !== todayRef.current) turnTo(day.date);
+        else if (shownRef.current === day.date && seq === loadSeq.current && written === writes.current) {
+          keepServerDay(user.id, day);
+          setLoaded({ date: day.date, rows: rowsOf(day), kept: false, asOf: null });
         }
-        return;
-      }
-      const current = $user.get();
-      if (current?.timeZone && current.timeZone !== day.timeZone) $user.set({ ...current, timeZone: day.timeZone });
-      if (day.date !== todayRef.current) {
-        todayRef.current = day.date;
-        setToday(day.date);
-        setShown(day.date);
-      } else if (shownRef.current === day.date && seq === loadSeq.current && written === writes.current) {
-        setLoaded({ date: day.date, rows: rowsOf(day) });
+      } else {
+        // No server: this device's clock says whether a new day began; the next check asks again.
+        const local = todayNow();
+        if (local !== todayRef.current) turnTo(local);
       }
     };
+    let midnight: ReturnType<typeof setTimeout>;
+    const aim = () => {
+      midnight = setTimeout(
+        () => {
+          void check();
+          aim();
+        },
+        msToNextMidnight(zone ?? browserZone() ?? "UTC", Date.now()),
+      );
+    };
+    aim();
+    const every = setInterval(() => void check(), DAY_CHECK_MS);
     const onFocus = () => void check();
     window.addEventListener("focus", onFocus);
     document.addEventListener("visibilitychange", onFocus);
     return () => {
+      clearTimeout(midnight);
+      clearInterval(every);
       window.removeEventListener("focus", onFocus);
       document.removeEventListener("visibilitychange", onFocus);
     };
-  }, [todayNow]);
+  }, [todayNow, zone, user.id]);
 
   // The list's changes (add, edit, delete, reorder) reload the day; its stock (issue 40) does not.
   const listKey = list.map((s) => `${s.id}:${s.sortOrder}:${s.updatedAt}`).join(",");
@@ -325,14 +226,31 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     void load(shown);
   }, [shown, load, listKey]);
 
-  async function write(row: Row, status: IntakeStatus | null) {
+  /** Shows `status` on the rows of `keys` at once, and lays it over this device's copy of the day. */
+  function show(date: string, keys: ReadonlySet<string>, status: IntakeStatus | null) {
     if (!rows) return;
     writes.current += 1;
+    const changed = rows.filter((r) => keys.has(r.key));
+    setLoaded((day) => ({
+      date,
+      kept: day?.kept ?? false,
+      asOf: day?.asOf ?? null,
+      rows: rows.map((r) => (keys.has(r.key) ? { ...r, status } : r)),
+    }));
+    void keepChanges(
+      user.id,
+      date,
+      changed.map((r) => ({ supplementId: r.supplementId, time: r.time, status })),
+    ).catch(() => undefined);
+  }
+
+  async function write(row: Row, status: IntakeStatus | null) {
+    if (!rows) return;
     // The row's own day, never 'now' nor what the card may show by the time this is sent.
     const { date } = row;
-    setLoaded({ date, rows: rows.map((r) => (r.key === row.key ? { ...r, status } : r)) });
+    show(date, new Set([row.key]), status);
     setTakenGroup(null);
-    const change: QueuedChange = {
+    await ticks.send({
       key: changeKey({ date, supplementId: row.supplementId, time: row.time }),
       userId: user.id,
       date,
@@ -340,29 +258,15 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
       time: row.time,
       status,
       tickedAt: new Date().toISOString(),
-    };
-    setRefused(({ [change.key]: _old, ...rest }) => rest);
-    setSynced((current) => {
-      const next = new Set(current);
-      next.delete(change.key);
-      return next;
     });
-    // Kept on this device first, so that a failed send waits instead of being lost; the row
-    // says Pending once it is kept (a tab closed right after the tick still has it).
-    await queueChange(change).catch(() => undefined);
-    setPending((current) => ({ ...current, [change.key]: change }));
-    const result = await sendChange(change);
-    settle(result);
-    if (result.kind === "saved") flush();
   }
 
   /** Take all (status 'taken') or its undo (null): one request for `keys`, optimistic. */
   async function writeGroup(date: string, time: IntakeTime, keys: string[], status: "taken" | null) {
     if (!rows || keys.length === 0) return;
-    writes.current += 1;
     const before = rows;
     const chosen = new Set(keys);
-    setLoaded({ date, rows: rows.map((r) => (chosen.has(r.key) ? { ...r, status } : r)) });
+    show(date, chosen, status);
     setTakenGroup(status === "taken" ? { date, time, keys } : null);
     // Take all and Undo take each other's place: keep the keyboard there.
     requestAnimationFrame(() => document.getElementById(`take-all-${time}`)?.focus());
@@ -375,7 +279,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     } catch (error) {
       if (isOffline(error)) {
         // No network: each dose waits on this device like a single tick.
-        const changes = doses.map((d) => ({
+        const changes: QueuedChange[] = doses.map((d) => ({
           key: changeKey({ date, ...d }),
           userId: user.id,
           date,
@@ -383,12 +287,13 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
           status,
           tickedAt,
         }));
-        for (const change of changes) waited.current.add(change.key);
-        await Promise.all(changes.map((c) => queueChange(c))).catch(() => undefined);
-        setPending((current) => ({ ...current, ...Object.fromEntries(changes.map((c) => [c.key, c])) }));
+        await ticks.wait(changes);
         return;
       }
-      if (date === shownRef.current) setLoaded({ date, rows: before });
+      // Back as it was, on the card and in this device's copy.
+      if (date === shownRef.current) setLoaded((day) => (day ? { ...day, rows: before } : day));
+      const undo = before.filter((r) => chosen.has(r.key));
+      void keepChanges(user.id, date, undo).catch(() => undefined);
       setTakenGroup(null);
       notify.error(errorMessage(error, "Failed to save your change"));
     }
@@ -398,6 +303,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
   const isToday = back === 0;
   const due = rows?.filter((r) => r.time !== AS_NEEDED) ?? [];
   const taken = due.filter((r) => r.status === "taken").length;
+  const skipped = due.filter((r) => r.status === "skipped").length;
   const allDone = due.length > 0 && due.every((r) => r.status !== null);
   const groups = [...DOSE_TIMES, AS_NEEDED].map((time) => ({
     time: time as IntakeTime,
@@ -418,7 +324,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
     <section className="card p-4 sm:p-6" aria-labelledby="today-heading" data-testid="today-card">
       {/* Screen readers hear once that the ticks made offline reached the server. */}
       <p role="status" className="sr-only" data-testid="sync-status">
-        {allSaved ? OFFLINE_MESSAGES.allSaved : ""}
+        {ticks.allSaved ? OFFLINE_MESSAGES.allSaved : ""}
       </p>
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
@@ -428,6 +334,11 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
           <p className="text-sm text-slate-700" data-testid="today-date">
             <time dateTime={shown}>{isToday ? longDate(shown) : back === 1 ? "Yesterday" : `${back} days ago`}</time>
           </p>
+          {loaded?.date === shown && loaded.kept && (
+            <p className="badge mt-1 bg-slate-100" data-testid="today-offline">
+              {offlineLabel(zone ?? browserZone() ?? "UTC", loaded.asOf)}
+            </p>
+          )}
         </div>
         <div className="flex shrink-0 items-center gap-1">
           <button
@@ -471,6 +382,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
                     type="button"
                     className="btn btn-outline btn-sm shrink-0"
                     aria-label={`${PLUS_ONE_PACK}: ${s.name}`}
+                    {...needsConnection(online)}
                     onClick={() => void addPack(s.id)}
                   >
                     {PLUS_ONE_PACK}
@@ -497,20 +409,31 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
           <span className="sr-only">Loading today</span>
         </div>
       ) : rows.length === 0 ? (
-        <p className="mt-3 rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-slate-700">
-          {isToday ? "Nothing scheduled today" : "Nothing scheduled that day"}
-        </p>
+        <div className="mt-3 rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-slate-700">
+          <p>{isToday ? "Nothing scheduled today" : "Nothing scheduled that day"}</p>
+          {isToday && listLoaded && list.length === 0 && (
+            <button
+              type="button"
+              className="btn btn-primary mt-3"
+              {...needsConnection(online)}
+              onClick={() => $dialog.set({ kind: "add" })}
+            >
+              Add a supplement
+            </button>
+          )}
+        </div>
       ) : (
         <>
           {due.length > 0 && (
             <div className="mt-3">
-              <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+              {/* Phones: two lines (a skip lengthens both texts), the second always kept. */}
+              <div className="flex flex-col sm:flex-row sm:items-start sm:justify-between sm:gap-x-3">
                 <p className="text-sm font-medium text-slate-800" id="today-progress-label">
-                  {taken} of {due.length} taken
+                  {progressText(taken, due.length, skipped)}
                 </p>
                 {/* Always in place (no shift when it fills); a polite live region says it once. */}
-                <p role="status" className="text-sm font-semibold text-brand-800" data-testid="all-done">
-                  {allDone ? (isToday ? "All done for today" : "All done for that day") : ""}
+                <p role="status" className="min-h-5 text-sm font-semibold text-brand-800" data-testid="all-done">
+                  {allDone ? allDoneText(isToday, skipped) : ""}
                 </p>
               </div>
               <div
@@ -569,62 +492,16 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
                   </div>
                   <ul className="mt-1.5 space-y-2">
                     {group.rows.map((row) => {
-                      const label = row.amount ? `${row.name}, ${row.amount}` : row.name;
-                      const inputId = `dose-${shown}-${row.key.replace("/", "-")}`;
                       const key = changeKey(row);
-                      const sync =
-                        pending[key] && waited.current.has(key)
-                          ? "pending"
-                          : synced.has(key)
-                            ? "saved"
-                            : refused[key]
-                              ? "refused"
-                              : null;
                       return (
-                        <li
+                        <DoseRow
                           key={row.key}
-                          className="flex items-center gap-3 rounded-xl border border-slate-200 p-2.5"
-                          data-testid="dose-row"
-                        >
-                          <input
-                            id={inputId}
-                            type="checkbox"
-                            className="size-5 shrink-0 accent-brand-700"
-                            checked={row.status === "taken"}
-                            aria-describedby={sync ? `${inputId}-sync` : undefined}
-                            onChange={(e) => void write(row, e.target.checked ? "taken" : null)}
-                          />
-                          <div className="min-w-0 flex-1">
-                            <label
-                              htmlFor={inputId}
-                              className={`user-text block text-sm ${row.status === "skipped" ? "text-slate-600 line-through" : "text-slate-900"}`}
-                            >
-                              {label}
-                            </label>
-                            {sync && <SyncNote id={`${inputId}-sync`} sync={sync} refusal={refused[key]} />}
-                          </div>
-                          {row.status === "skipped" && <span className="shrink-0 text-xs text-slate-700">Skipped</span>}
-                          {row.status === null && row.time !== AS_NEEDED && (
-                            <button
-                              type="button"
-                              className="btn btn-ghost btn-sm shrink-0"
-                              aria-label={`Skip ${label}`}
-                              onClick={() => void write(row, "skipped")}
-                            >
-                              Skip
-                            </button>
-                          )}
-                          {row.status !== null && (
-                            <button
-                              type="button"
-                              className="btn btn-ghost btn-sm shrink-0"
-                              aria-label={`Undo ${label}`}
-                              onClick={() => void write(row, null)}
-                            >
-                              Undo
-                            </button>
-                          )}
-                        </li>
+                          row={row}
+                          inputId={`dose-${shown}-${row.key.replace("/", "-")}`}
+                          sync={ticks.syncOf(key)}
+                          refusal={ticks.refusal(key)}
+                          onWrite={(status) => void write(row, status)}
+                        />
                       );
                     })}
                   </ul>

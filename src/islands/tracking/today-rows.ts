@@ -1,0 +1,70 @@
+/**
+ * Today's rows (issues 19, 40): one per dose of a day, from the server's answer or, for a day
+ * no answer was kept for and with no network, planned from the list's schedules.
+ */
+import { isoWeekday } from "../../lib/dates";
+import { dosePhrase } from "../../lib/dose";
+import { AS_NEEDED, dueOn, type IntakeStatus, type IntakeTime, type TodayJson } from "../../lib/schedule";
+import type { Supplement } from "../../lib/types";
+
+export interface Row {
+  key: string;
+  /** The day the row belongs to: a write names it, whatever the card shows by then. */
+  date: string;
+  supplementId: number;
+  name: string;
+  amount: string;
+  time: IntakeTime;
+  status: IntakeStatus | null;
+}
+
+export function longDate(date: string): string {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return new Intl.DateTimeFormat("en-GB", {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    timeZone: "UTC",
+  }).format(new Date(Date.UTC(y, m - 1, d)));
+}
+
+export function rowsOf(day: TodayJson): Row[] {
+  return [
+    ...day.doses.map((d) => ({
+      key: `${d.supplementId}/${d.time}`,
+      date: day.date,
+      supplementId: d.supplementId,
+      name: d.name,
+      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+      time: d.time as IntakeTime,
+      status: d.status,
+    })),
+    ...day.asNeeded.map((d) => ({
+      key: `${d.supplementId}/${AS_NEEDED}`,
+      date: day.date,
+      supplementId: d.supplementId,
+      name: d.name,
+      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+      time: AS_NEEDED as IntakeTime,
+      status: d.status,
+    })),
+  ];
+}
+
+/**
+ * A day no answer was kept for, with no network (after midnight, say): its doses planned
+ * from the list's current schedules, nothing logged (waiting ticks are laid over it).
+ */
+export function plannedDay(date: string, list: Supplement[]): Row[] {
+  const row = (s: Supplement, time: IntakeTime): Row => ({
+    key: `${s.id}/${time}`,
+    date,
+    supplementId: s.id,
+    name: s.name,
+    amount: s.doseAmount == null ? "" : dosePhrase(s.doseAmount, s.quantityType),
+    time,
+    status: null,
+  });
+  const due = dueOn(list, isoWeekday(date));
+  return [...due.doses.map((d) => row(d.item, d.time)), ...due.asNeeded.map((s) => row(s, AS_NEEDED))];
+}

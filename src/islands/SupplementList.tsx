@@ -25,7 +25,7 @@ import { OFFLINE_MESSAGES } from "../lib/messages";
 import { PLUS_ONE_PACK, stockLine } from "../lib/stock";
 import type { CurrentUser, Supplement } from "../lib/types";
 import { $linkClicks30 } from "../stores/insights";
-import { $online, needsConnection } from "../stores/network";
+import { $online } from "../stores/network";
 import {
   $dialog,
   $supplements,

@@ -22,7 +22,10 @@ import { avatarAllowed, invalidAvatar } from "./user-fields";
 /** Counts one public profile request of `address` against its per-address limit (shared across instances); 429 past it. */
 export function countProfileRequest(ctx: AppContext, address: string | undefined) {
   if (!address) return;
-  const limiter = ctx.caches.of("profile-limit", () => new BatchedLimiter(ctx, PROFILE_LIMIT_PREFIX, LIMITS.publicProfile));
+  const limiter = ctx.caches.of(
+    "profile-limit",
+    () => new BatchedLimiter(ctx, PROFILE_LIMIT_PREFIX, LIMITS.publicProfile),
+  );
   limiter.hit(rateLimitKey(address));
 }
 

@@ -57,7 +57,7 @@ export type Fault = "cut" | "trickle" | "stall" | "huge";
 export interface PushService {
   url: string;
   caFile: string;
-  caEnv: Record<string, string>;
+  caEnv: { NODE_EXTRA_CA_CERTS: string; PUSH_HOSTS: string };
   received: ReceivedPush[];
   /** Requests it refused (bad JWT, undecryptable body), with why. */
   refused: string[];

@@ -1,6 +1,7 @@
 // The offline client (issue 40, issue 45 §5): the waiting queue (src/lib/offline-queue.ts) and
-// its sending (src/lib/offline-sync.ts), against their unit table on a fake `idb` and a fake
-// `fetch` (tests/unit/offline-sync.test.ts): under a second a run, no database, no browser.
+// its sending (src/lib/offline-sync.ts), against their unit table on an in-memory IndexedDB
+// (fake-indexeddb) and a fake `fetch` (tests/unit/offline-sync.test.ts): under a second a run,
+// no database, no browser.
 import { moduleConfig } from "./base.mjs";
 
 export default moduleConfig(

@@ -1,21 +1,20 @@
 /**
  * The offline client's rules (issue 40, issue 45 §5: src/lib/offline-queue.ts and
- * src/lib/offline-sync.ts) without a browser: IndexedDB is an in-memory fake of `idb`
- * (tests/support/fake-idb.ts), the network a fake `fetch` that records each request and
+ * src/lib/offline-sync.ts) without a browser: IndexedDB is a fresh in-memory one per test
+ * (fake-indexeddb, tests/support/indexed-db.ts), the network a fake `fetch` that records each request and
  * answers from a script. As tables: change × request (every change carries the time it was
  * made, an un-tick too), answer × outcome (saved, waiting, dropped; kept or forgotten), the
  * queue's order and owner, and the flush's stop at the first change that must wait.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, mock, test } from "bun:test";
-import { fakeIdb } from "../support/fake-idb";
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { ApiError } from "../../src/lib/api";
+import * as queue from "../../src/lib/offline-queue";
+import { OFFLINE_CACHE_PREFIX as DB, type QueuedChange } from "../../src/lib/offline-queue";
+import type { SendResult } from "../../src/lib/offline-sync";
+import * as sync from "../../src/lib/offline-sync";
+import { freshIndexedDB, storedValue, storedValues, storeValue, type TestIndexedDB } from "../support/indexed-db";
 
-const idb = fakeIdb();
-mock.module("idb", () => idb.module);
-const queue = await import("../../src/lib/offline-queue");
-const sync = await import("../../src/lib/offline-sync");
-const { ApiError } = await import("../../src/lib/api");
-type QueuedChange = import("../../src/lib/offline-queue").QueuedChange;
-type SendResult = import("../../src/lib/offline-sync").SendResult;
+let idb: TestIndexedDB;
 
 interface Sent {
   method: string;
@@ -48,10 +47,11 @@ beforeAll(() => {
 });
 afterAll(() => {
   globalThis.fetch = realFetch;
+  delete (globalThis as { indexedDB?: unknown }).indexedDB;
   (globalThis as { caches?: unknown }).caches = realCaches;
 });
-beforeEach(() => {
-  idb.reset();
+beforeEach(async () => {
+  idb = await freshIndexedDB(DB);
   sent.length = 0;
   answers = [];
   defaultAnswer = { status: 200 };
@@ -83,7 +83,7 @@ const answerOf = (c: QueuedChange, applied = true) => ({
 });
 
 describe("opening the database", () => {
-  // First in the file: the module keeps its open database for good once one open worked.
+  // The module keeps its open database once one open worked (until a versionchange lets it go).
   test("a failed open (no IndexedDB) fails that call only; the next call opens again", async () => {
     idb.failNextOpen = new Error("no IndexedDB");
     await expect(queue.queueChange(change())).rejects.toThrow("no IndexedDB");
@@ -172,7 +172,7 @@ describe("what an answer makes of a change", () => {
       [first, sameStatusLater, [sameStatusLater]],
       [first, first, []],
     ] as const) {
-      idb.reset();
+      idb = await freshIndexedDB(DB);
       await queue.queueChange(stored);
       await sync.sendChange(sentOne);
       expect(await queue.queuedChanges(ALICE)).toEqual([...keptAfter]);
@@ -204,18 +204,19 @@ describe("the queue", () => {
 describe("whose offline data this browser keeps", () => {
   const OTHER_CACHES = ["stacktrack-offline-v1", "stacktrack-offline-today", "someone-else", "workbox-x"];
   test.each([
-    ["no owner yet: mine now; the queue emptied, the caches kept", undefined, ALICE, [], false],
+    // No owner yet: only the owner is written (a tick queued meanwhile is kept).
+    ["no owner yet: mine now; the queue and the caches kept", undefined, ALICE, [ALICE, BOB], false],
     ["mine already: kept as it is", ALICE, ALICE, [ALICE, BOB], false],
     ["another's: their queue and the worker's caches deleted", BOB, ALICE, [], true],
   ] as const)("%s", async (_what, owner, claimer, keptUsers, cachesCleared) => {
     for (const name of OTHER_CACHES) cacheNames.add(name);
     await queue.queuedChanges(ALICE); // opens the database
-    if (owner !== undefined) idb.stores.get("meta")?.set("owner", owner);
+    if (owner !== undefined) await storeValue(DB, "meta", "owner", owner);
     await queue.queueChange(change({ userId: ALICE, supplementId: 1 }));
     await queue.queueChange(change({ userId: BOB, supplementId: 2 }));
     await queue.claimOfflineData(claimer);
-    expect(idb.stores.get("meta")?.get("owner")).toBe(claimer);
-    const left = [...(idb.stores.get("changes")?.values() ?? [])].map((c) => (c as QueuedChange).userId).sort();
+    expect(await storedValue(DB, "meta", "owner")).toBe(claimer);
+    const left = ((await storedValues(DB, "changes")) as QueuedChange[]).map((c) => c.userId).sort();
     expect(left).toEqual([...keptUsers].sort());
     expect([...cacheNames].sort()).toEqual(cachesCleared ? ["someone-else", "workbox-x"] : [...OTHER_CACHES].sort());
   });

@@ -10,7 +10,7 @@
  */
 import { Hono } from "hono";
 import { dateIn } from "../../src/lib/dates";
-import { EMAIL_CONFIRM_MESSAGES } from "../../src/lib/messages";
+import { EMAIL_CONFIRM_MESSAGES } from "../../src/lib/email-confirm-messages";
 import {
   REMINDER_MESSAGES,
   REMINDER_SLOTS,

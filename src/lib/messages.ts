@@ -5,8 +5,6 @@
  */
 import {
   BIO_MAX,
-  EMAIL_CONFIRM_DAYS,
-  EMAIL_CONFIRM_RESEND_MINUTES,
   MAX_SUPPLEMENTS,
   NAME_MAX,
   NOTES_MAX,
@@ -142,17 +140,6 @@ export const MAIL_MESSAGES = {
   }),
   /** The answer of a route whose mail the recipient's daily budget refused (api/mail.ts). */
   overBudget: "Too many e-mails to this address today. Please try again tomorrow.",
-} as const;
-
-/** Issue 45: the Reminders card's notice until the address is confirmed, and the link's outcomes. */
-export const EMAIL_CONFIRM_MESSAGES = {
-  sent: (address: string) => `Confirm your address: we sent a link to ${address}`,
-  notSent:
-    "Confirm your address: reminder e-mails start once it is confirmed. Turn E-mail off and on again to get a link.",
-  resend: `No e-mail? Turn E-mail off and on again for a new link (at most one every ${EMAIL_CONFIRM_RESEND_MINUTES} minutes).`,
-  confirmed: "Your address is confirmed: e-mail reminders can reach you",
-  invalidTitle: "This confirmation link does not work",
-  invalid: `A link works once, for ${EMAIL_CONFIRM_DAYS} days, and only the newest one sent works. Turn E-mail on again under Reminders in Settings to get a new link.`,
 } as const;
 
 /** Answers any route may give, and the islands' fallbacks for them. */

@@ -1,9 +1,15 @@
 /**
- * Issue 51 §9 (src/lib/push-client.ts): why turning push on failed, as a table of what the
+ * Issue 51 §9 (src/lib/push-subscribe.ts): why turning push on failed, as a table of what the
  * browser throws at each step, and the 15 s limit.
  */
 import { expect, test } from "bun:test";
-import { PUSH_REASONS, PUSH_WAIT_MS, PushSetupError, pushFailureReason, withinLimit } from "../../src/lib/push-client";
+import {
+  PUSH_REASONS,
+  PUSH_WAIT_MS,
+  PushSetupError,
+  pushFailureReason,
+  withinLimit,
+} from "../../src/lib/push-subscribe";
 
 const dom = (name: string) => new DOMException("browser says no", name);
 

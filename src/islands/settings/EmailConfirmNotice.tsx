@@ -4,7 +4,7 @@
  * (/settings?reminders=confirmed), it says the address is confirmed once.
  */
 import { useEffect, useState } from "react";
-import { EMAIL_CONFIRM_MESSAGES } from "../../lib/messages";
+import { EMAIL_CONFIRM_MESSAGES } from "../../lib/email-confirm-messages";
 import type { ReminderSettingsJson } from "../../lib/reminders";
 
 type Props = { settings: Pick<ReminderSettingsJson, "email" | "emailConfirmed" | "confirmationSentTo"> };

@@ -7,14 +7,8 @@
  */
 import { useCallback, useEffect, useId, useState } from "react";
 import { api, errorMessage } from "../../lib/api";
-import {
-  isAppleMobile,
-  PUSH_REASONS,
-  PushSetupError,
-  pushUnavailable,
-  refreshThisDevice,
-  subscribeThisDevice,
-} from "../../lib/push-client";
+import { isAppleMobile, refreshThisDevice } from "../../lib/push-client";
+import { PUSH_REASONS, PushSetupError, pushUnavailable, subscribeThisDevice } from "../../lib/push-subscribe";
 import {
   type FollowUpMinutes,
   REMINDER_SLOTS,

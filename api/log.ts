@@ -80,14 +80,14 @@ function buffer(line: string) {
 process.on("exit", flushLogs);
 
 /** Something in a path or query that may be a secret: a long run of token characters, or a query. */
-const MAYBE_SECRET = /[A-Za-z0-9_%-]{16}|\?/;
-/** A path segment (its extension apart) that is a credential's shape: 16+ token characters with a digit or a capital. */
-const SECRET_SEGMENT = /^(?=[^.]*[0-9A-Z])[A-Za-z0-9_%-]{16,}(?=\.[A-Za-z0-9]{1,8}$|$)/;
+const MAYBE_SECRET = /[A-Za-z0-9_%-]{24}|\?/;
+/** A path segment (its extension apart) that is a credential's shape: 24+ token characters (our shortest token, better-auth's reset token, has 24) with a digit or a capital. */
+const SECRET_SEGMENT = /^(?=[^.]*[0-9A-Z])[A-Za-z0-9_%-]{24,}(?=\.[A-Za-z0-9]{1,8}$|$)/;
 export const REDACTED = "[redacted]";
 
 /**
  * The one redaction rule for URLs in log lines (issue 45): every path segment shaped like a
- * credential (16 or more of A-Z a-z 0-9 _ - %, with a digit or a capital: a password-reset
+ * credential (24 or more of A-Z a-z 0-9 _ - %, with a digit or a capital: a password-reset
  * token, a feed token like /api/calendar/<token>.ics, a UUID) becomes `[redacted]` (an
  * extension kept), and every query value does too (names kept: `?token=[redacted]`); a
  * fragment is dropped. A full URL keeps its origin. Words of routes (`request-password-reset`) are lower case: kept.

@@ -111,8 +111,12 @@ describe("one redaction rule for secrets in paths and queries (issue 45)", () =>
       `/api/reminders/unsubscribe?u=user-1&t=${"Zz9_-".repeat(8)}abc`,
       "/api/reminders/unsubscribe?u=[redacted]&t=[redacted]",
     ],
-    [`/api/calendar/${"k".repeat(20)}9.ics`, "/api/calendar/[redacted].ics"],
-    ["/api/calendar/2F6sQw0rT8yU4iO2pA6sD.ics?download=1", "/api/calendar/[redacted].ics?download=[redacted]"],
+    // A feed token (issue 50: 32 random bytes, 43 base64url characters).
+    [`/api/calendar/${"k".repeat(42)}9.ics`, "/api/calendar/[redacted].ics"],
+    [
+      "/api/calendar/2F6sQw0rT8yU4iO2pA6sD2F6sQw0rT8yU4iO2pA6sD9x.ics?download=1",
+      "/api/calendar/[redacted].ics?download=[redacted]",
+    ],
     ["/api/push/subscriptions/3f2c1b8e-9d4a-4c6e-8f0b-1a2b3c4d5e6f", "/api/push/subscriptions/[redacted]"],
     [
       `https://stacktrack.app/api/auth/reset-password/${RESET}`,
@@ -125,6 +129,10 @@ describe("one redaction rule for secrets in paths and queries (issue 45)", () =>
     ["/api/supplements/12345/refills", "/api/supplements/12345/refills"],
     ["/_astro/client.BkQx12ab.js", "/_astro/client.BkQx12ab.js"],
     ["/api/auth/callback/github", "/api/auth/callback/github"],
+    // Shorter than any token we issue (24+ characters): a name, a probe, a 23-character word.
+    ["/Maya_Runs_2026", "/Maya_Runs_2026"],
+    ["/api/log-probe-7-1082", "/api/log-probe-7-1082"],
+    [`/api/x/${"Q".repeat(22)}1`, `/api/x/${"Q".repeat(22)}1`],
     ["/", "/"],
   ];
   for (const [logged, written] of table) {

@@ -607,7 +607,10 @@ async function main(): Promise<number> {
    * directly must show in its log (each writes its lines in order).
    */
   async function logBarrier() {
-    const marker = `/deploy-marker-${crypto.randomUUID()}`;
+    // Lower-case letters only: a segment with digits this long is a credential's shape, and the
+    // log writes it as [redacted] (api/log.ts, redactUrl).
+    const letters = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => String.fromCharCode(97 + (b % 26)));
+    const marker = `/deploy-marker-${letters.join("")}`;
     for (const instance of instances) {
       const res = await fetch(`http://127.0.0.1:${instance.port}${marker}`);
       await res.arrayBuffer();

@@ -47,3 +47,19 @@ print(
     return parts.length > 2 ? `api/${parts[1]}/` : "api/*.ts";
   }),
 );
+
+// Issue 46's targets: tests ≤ 1.5× the app, no island file over 250 lines, api/ top level ≤ 8 files.
+const APP = /^(api|src|db|server)\/|^server\.ts$/;
+const sum = (pick: (f: string) => boolean) => files.filter(pick).reduce((n, f) => n + lines(f), 0);
+const app = sum((f) => APP.test(f));
+const tests = sum((f) => f.startsWith("tests/"));
+const islands = files
+  .filter((f) => f.startsWith("src/islands/"))
+  .map((f) => [f, lines(f)] as const)
+  .sort((a, b) => b[1] - a[1]);
+const apiTop = files.filter((f) => /^api\/[^/]+$/.test(f));
+const [largest] = islands;
+console.log("targets (issue 46)");
+console.log(`app lines ${app}, test lines ${tests}: tests are ${(tests / app).toFixed(2)}× the app (target ≤ 1.5)`);
+if (largest) console.log(`largest file of src/islands/: ${largest[0]}, ${largest[1]} lines (target ≤ 250)`);
+console.log(`api/ top level: ${apiTop.length} files (target ≤ 8)`);

@@ -5,7 +5,7 @@
  * running Stripe subscriptions, then, in one transaction holding the user's row lock, holds
  * the username for 30 days and deletes the user's rows. Safe to run again if interrupted: a
  * failure to reach Stripe deletes nothing. Stripe's customer stays at Stripe, unlinked.
- * The full sequence: docs/features.md, "From the code's headers".
+ * The full sequence: docs/features.md, "Your account (issue 15)", Deletion.
  */
 import { APIError } from "better-auth/api";
 import { eq, sql } from "drizzle-orm";

@@ -6,7 +6,7 @@
  *
  * Routes: the account summary, export (export.ts), deletion (delete.ts), password, e-mail
  * change (email-change.ts) and sessions (sessions.ts); the full table with request bodies
- * is in docs/features.md, "From the code's headers".
+ * is in docs/features.md, "Your account (issue 15)".
  */
 import { APIError } from "better-auth/api";
 import { eq } from "drizzle-orm";

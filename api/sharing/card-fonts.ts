@@ -5,7 +5,7 @@
  * Key rules: a card is drawn with the base fonts plus exactly the slices its own text needs,
  * in one fixed order (`cardFonts`), so the same card gives the same bytes on every instance;
  * a grapheme no shipped font or emoji covers becomes U+FFFD '�', never an empty box.
- * Details: docs/features.md, "From the code's headers".
+ * Details: docs/features.md, "Sharing (issue 16)".
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

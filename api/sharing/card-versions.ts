@@ -5,7 +5,7 @@
  *
  * Recorded on the cold paths only, at most once per user and version per instance; the
  * newest CARD_VERSIONS_KEPT per user are kept; served only under the name they show, while
- * it is the user's. Details: docs/features.md, "From the code's headers".
+ * it is the user's. Details: docs/features.md, "Sharing (issue 16)".
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";

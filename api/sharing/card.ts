@@ -5,7 +5,7 @@
  * it cannot become markup) into an SVG; sharp rasterises it, lays the avatar on it and
  * writes a palette PNG (CARD_PNG_OPTIONS). Each version is drawn once per instance
  * (`CardStore`); an old version is drawn again, to the same bytes, from its facts in
- * Postgres (card-versions.ts). Details: docs/features.md, "From the code's headers".
+ * Postgres (card-versions.ts). Details: docs/features.md, "Sharing (issue 16)".
  */
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";

@@ -5,8 +5,7 @@
  * A value must be a path ("/…") or an absolute http(s) URL that stays on the site's origin;
  * anything a browser might read differently (control characters, whitespace, backslashes,
  * bad percent-encoding, a leading "//" once decoded) is refused, as are API routes. A
- * refused value becomes "/", silently. Callers and reasons: docs/architecture.md,
- * "From the code's headers".
+ * refused value becomes "/", silently. Callers and reasons: SECURITY.md, "No open redirect".
  */
 
 /** Where a refused or missing return path leads. */

@@ -38,7 +38,6 @@ const steps: [string, string[]][] = [
   ["typecheck", ["bun", "--bun", "tsc", "--noEmit", "-p", "tsconfig.json"]],
   ["lint", ["bun", "--bun", "biome", "check", "."]],
   ["import graph", ["bun", "scripts/check-imports.ts"]],
-  ["unit and API tests", ["bun", "test", "--timeout", "20000", ...tests]],
 ];
 
 const started = performance.now();
@@ -50,6 +49,34 @@ for (const [name, command] of steps) {
     process.exit(exitCode ?? 1);
   }
 }
+
+// The test files in SHARDS processes at once (each file has its own database, so they do not
+// meet); each shard's output is printed whole when it ends, so lines do not interleave.
+const SHARDS = Math.max(1, Number(process.env.TEST_QUICK_SHARDS ?? 2));
+console.log(`\n== unit and API tests: ${tests.length} files in ${SHARDS} processes`);
+const shards = Array.from({ length: SHARDS }, (_, n) => tests.filter((_, i) => i % SHARDS === n));
+const codes = await Promise.all(
+  shards.map(async (files, n) => {
+    const child = Bun.spawn(["bun", "test", "--timeout", "20000", ...files], {
+      cwd: ROOT,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    console.log(`\n-- shard ${n + 1} of ${SHARDS} (exit ${code})\n${out}${err}`);
+    return code;
+  }),
+);
+const failed = codes.filter((code) => code !== 0).length;
+const seconds = ((performance.now() - started) / 1000).toFixed(0);
+if (failed > 0) {
+  console.error(`test:quick: ${failed} of ${SHARDS} test shards failed (${seconds} s)`);
+  process.exit(1);
+}
 console.log(
-  `\ntest:quick passed in ${((performance.now() - started) / 1000).toFixed(0)} s (${tests.length} test files; npm test runs all of them and the slow ones)`,
+  `\ntest:quick passed in ${seconds} s (${tests.length} test files; npm test runs them all and the slow ones)`,
 );

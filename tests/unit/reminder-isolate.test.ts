@@ -5,7 +5,7 @@
  */
 import { expect, spyOn, test } from "bun:test";
 import { log } from "../../api/log";
-import { everyoneOrEach } from "../../api/reminders/isolate";
+import { everyoneOrEach, reasonOf, todaysIn } from "../../api/reminders/isolate";
 
 const USERS = Array.from({ length: 13 }, (_, i) => `u${i}`);
 
@@ -38,4 +38,35 @@ test.each([
   } finally {
     warn.mockRestore();
   }
+});
+
+/** A failed query's log line names the database's reason (drizzle wraps it as the cause), at most 300 characters. */
+test.each([
+  [
+    "a failed query: its cause",
+    new Error("Failed query: select …", { cause: new Error('time zone "US/Pacific-New" not recognized') }),
+    { error: 'time zone "US/Pacific-New" not recognized', name: "Error" },
+  ],
+  [
+    "an error without a cause: its message",
+    new RangeError("Invalid time value"),
+    { error: "Invalid time value", name: "RangeError" },
+  ],
+  ["a cause that is no Error: the message", new Error("outer", { cause: "inner" }), { error: "outer", name: "Error" }],
+  ["a thrown string", "boom", { error: "boom", name: "Error" }],
+  ["a long reason: cut to 300", new Error("x".repeat(1000)), { error: "x".repeat(300), name: "Error" }],
+] as [string, unknown, { error: string; name: string }][])("reasonOf: %s", (_, error, expected) => {
+  expect(reasonOf(error)).toEqual(expected);
+});
+
+test("todaysIn: each zone's date by Intl at that instant; zones Intl rejects are left out", () => {
+  const at = new Date("2026-06-01T22:30:00Z");
+  expect(
+    todaysIn(["Europe/Berlin", "UTC", "Mars/Olympus_Mons", "America/Los_Angeles", "Pacific/Kiritimati"], at),
+  ).toEqual([
+    { zone: "Europe/Berlin", today: "2026-06-02" },
+    { zone: "UTC", today: "2026-06-01" },
+    { zone: "America/Los_Angeles", today: "2026-06-01" },
+    { zone: "Pacific/Kiritimati", today: "2026-06-02" },
+  ]);
 });

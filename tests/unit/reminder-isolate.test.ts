@@ -70,3 +70,23 @@ test("todaysIn: each zone's date by Intl at that instant; zones Intl rejects are
     { zone: "Pacific/Kiritimati", today: "2026-06-02" },
   ]);
 });
+
+test("the batch fails and nobody is listed: nothing is served and no empty step runs", async () => {
+  const warn = spyOn(log, "warn").mockImplementation(() => {});
+  try {
+    const calls: (string[] | null)[] = [];
+    const served = await everyoneOrEach(
+      async (ids) => {
+        calls.push(ids);
+        if (ids === null) throw new Error("bad row");
+        return ids;
+      },
+      async () => [],
+      "a step",
+    );
+    expect(served).toEqual([]);
+    expect(calls).toEqual([null]);
+  } finally {
+    warn.mockRestore();
+  }
+});

@@ -50,3 +50,11 @@ test.each(CASES)("%s", (_, list, expected) => {
   expect(payloadBytes(next)).toBeGreaterThan(MAX_PUSH_PAYLOAD_BYTES);
   expect([0, list.length]).toContain(payload.doses.length);
 });
+
+test("a dose without an amount is listed by its name alone; one with an amount, with its phrase", () => {
+  const list: OpenDose[] = [
+    { supplementId: 1, time: "morning", name: "Zinc", quantityType: "Capsule(s)", doseAmount: null },
+    { supplementId: 2, time: "morning", name: "Magnesium", quantityType: "Capsule(s)", doseAmount: 2 },
+  ];
+  expect(reminderPayload("morning", "2026-06-01", list).body).toBe("Zinc, Magnesium (2 capsules)");
+});

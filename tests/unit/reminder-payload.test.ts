@@ -4,7 +4,13 @@
  * taken' stay whole or go, never in part. Short lists are untouched.
  */
 import { expect, test } from "bun:test";
-import { MAX_PUSH_PAYLOAD_BYTES, type OpenDose, payloadBytes, reminderPayload } from "../../api/reminders/message";
+import {
+  listBody,
+  MAX_PUSH_PAYLOAD_BYTES,
+  type OpenDose,
+  payloadBytes,
+  reminderPayload,
+} from "../../api/reminders/message";
 
 const doses = (n: number, name: (i: number) => string): OpenDose[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -57,4 +63,14 @@ test("a dose without an amount is listed by its name alone; one with an amount, 
     { supplementId: 2, time: "morning", name: "Magnesium", quantityType: "Capsule(s)", doseAmount: 2 },
   ];
   expect(reminderPayload("morning", "2026-06-01", list).body).toBe("Zinc, Magnesium (2 capsules)");
+});
+
+test.each([
+  [3, "A, B, C"],
+  [5, "A, B, C"],
+  [2, "A, B and 1 more"],
+  [1, "A and 2 more"],
+  [0, "and 3 more"],
+] as [number, string][])("listBody: %p of three shown: %p", (shown, body) => {
+  expect(listBody(["A", "B", "C"], shown)).toBe(body);
 });

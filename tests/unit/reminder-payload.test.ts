@@ -40,9 +40,10 @@ test.each(CASES)("%s", (_, list, expected) => {
   expect(Buffer.byteLength(JSON.stringify(payload))).toBe(payloadBytes(payload));
   expect(payload.title).toBe(`Morning: ${list.length} ${list.length === 1 ? "supplement" : "supplements"}`);
   const lines = list.map((d) => `${d.name} (2 capsules)`);
+  const all = list.map((d) => ({ supplementId: d.supplementId, time: d.time }));
   if (expected === "whole") {
     expect(payload.body).toBe(lines.join(", "));
-    expect(payload.doses.length).toBe(list.length);
+    expect(payload.doses).toEqual(all); // what 'Mark all taken' sends
     return;
   }
   const match = payload.body.match(/^(.*) and (\d+) more$/s);
@@ -54,7 +55,7 @@ test.each(CASES)("%s", (_, list, expected) => {
   // One more name would not have fitted.
   const next = { ...payload, body: `${lines.slice(0, shown + 1).join(", ")} and ${Number(more) - 1} more` };
   expect(payloadBytes(next)).toBeGreaterThan(MAX_PUSH_PAYLOAD_BYTES);
-  expect([0, list.length]).toContain(payload.doses.length);
+  expect([[], all]).toContainEqual(payload.doses);
 });
 
 test("a dose without an amount is listed by its name alone; one with an amount, with its phrase", () => {

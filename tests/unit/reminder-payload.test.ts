@@ -75,3 +75,20 @@ test.each([
 ] as [number, string][])("listBody: %p of three shown: %p", (shown, body) => {
   expect(listBody(["A", "B", "C"], shown)).toBe(body);
 });
+
+test("a payload of exactly 3,000 bytes is sent whole; one byte more is cut", () => {
+  const list = doses(15, long);
+  const last = list[14] as OpenDose;
+  const base = payloadBytes(reminderPayload("morning", "2026-06-01", list));
+  const exact = [...list.slice(0, 14), { ...last, name: last.name + "y".repeat(MAX_PUSH_PAYLOAD_BYTES - base) }];
+  const whole = reminderPayload("morning", "2026-06-01", exact);
+  expect(payloadBytes(whole)).toBe(MAX_PUSH_PAYLOAD_BYTES);
+  expect(whole.doses.length).toBe(15);
+  expect(whole.body).not.toContain(" more");
+  const over = [
+    ...list.slice(0, 14),
+    { ...last, name: `${last.name}${"y".repeat(MAX_PUSH_PAYLOAD_BYTES - base + 1)}` },
+  ];
+  expect(payloadBytes(reminderPayload("morning", "2026-06-01", over))).toBeLessThanOrEqual(MAX_PUSH_PAYLOAD_BYTES);
+  expect(reminderPayload("morning", "2026-06-01", over).body).toEndWith(" more");
+});

@@ -92,3 +92,18 @@ test("a payload of exactly 3,000 bytes is sent whole; one byte more is cut", () 
   expect(payloadBytes(reminderPayload("morning", "2026-06-01", over))).toBeLessThanOrEqual(MAX_PUSH_PAYLOAD_BYTES);
   expect(reminderPayload("morning", "2026-06-01", over).body).toEndWith(" more");
 });
+
+/** The Topic header and notification tag: one per slot and day (a newer one replaces the older), URL-safe, ≤ 32 characters. */
+test.each([
+  ["morning", "2026-06-01", "morning-20260601"],
+  ["afternoon", "2026-12-31", "afternoon-20261231"],
+  ["bedtime", "2027-01-01", "bedtime-20270101"],
+] as const)("the topic of %s on %s is %s", (slot, date, topic) => {
+  const payload = reminderPayload(
+    slot,
+    date,
+    doses(1, (i) => `Zinc ${i}`),
+  );
+  expect(payload.tag).toBe(topic);
+  expect(payload.tag).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
+});

@@ -5,6 +5,8 @@
  * islands that only need the labels and rules here (Today, History) do not load zod.
  */
 
+import { isDueOn } from "./due";
+
 /** The times of day with a clock time (also the reminded slots); `anytime` has none. */
 export const TIMED_DOSE_TIMES = ["morning", "afternoon", "evening", "bedtime"] as const;
 export const DOSE_TIMES = [...TIMED_DOSE_TIMES, "anytime"] as const;
@@ -30,6 +32,16 @@ export const ALL_DAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 export interface Schedule {
   times: DoseTime[];
   days: number[];
+  /** Issue 48 (src/lib/due.ts): nothing is due before it (YYYY-MM-DD); absent on schedules set before. */
+  startsOn?: string;
+  /** The last day anything is due; null or absent: no end. */
+  endsOn?: string | null;
+  /** Due every N days counted from startsOn. */
+  every?: { days: number };
+  /** Due `on` consecutive days, then nothing for `off` days, from startsOn. */
+  cycle?: { on: number; off: number };
+  /** An amount per time of day; a time without one takes the supplement's doseAmount. */
+  amounts?: Partial<Record<DoseTime, number>>;
 }
 
 export const DEFAULT_SCHEDULE: Schedule = { times: ["anytime"], days: [1, 2, 3, 4, 5, 6, 7] };
@@ -53,7 +65,22 @@ export const TRACKING_MESSAGES = {
   doses: "Doses must list 1 to 200 different supplements and times",
   batchStatus: 'Status must be "taken", "skipped" or null',
   tickedAt: "tickedAt must be an ISO date-time within the last 8 days and not in the future",
+  // Issue 48.
+  startsOn: "Start must be a real date written YYYY-MM-DD, at most 366 days before or after today",
+  endsOn: "End must be a real date written YYYY-MM-DD, on or after the start, or null for no end",
+  every: "Every must be { days: N } with N a whole number from 2 to 60",
+  cycle: "Cycle must be { on: N, off: M } with whole numbers from 1 to 365",
+  everyAndCycle: "Choose every N days or a cycle, not both",
+  daysWithPattern: "Every N days and cycles count all seven days: leave days out or list all seven",
+  amounts: "Amounts must map times of day to amounts above 0 and at most 1000, with at most two decimals",
+  amountsTimes: "Amounts may only name times listed in times",
 } as const;
+
+/** Issue 48: the bounds of `every.days`, of a cycle's runs, and of how far startsOn may lie from today. */
+export const EVERY_MIN = 2;
+export const EVERY_MAX = 60;
+export const CYCLE_MAX = 365;
+export const STARTS_ON_REACH_DAYS = 366;
 
 /** The most doses one PUT /api/intakes/{date} may set (a group of the longest list). */
 export const BATCH_MAX = 200;
@@ -67,12 +94,15 @@ export const HISTORY_MAX_DAYS = 366;
 export const HISTORY_DEFAULT_DAYS = 84;
 export const DOSE_AMOUNT_MAX = 1000;
 
-/** Times in the day's order, days ascending. */
+/** Times in the day's order, days ascending; the optional fields (issue 48) only when given. */
 export function canonicalSchedule(schedule: Schedule): Schedule {
-  return {
-    times: DOSE_TIMES.filter((time) => schedule.times.includes(time)),
-    days: [...schedule.days].sort((a, b) => a - b),
+  const { times, days, ...rest } = schedule;
+  const out: Schedule = {
+    times: DOSE_TIMES.filter((time) => times.includes(time)),
+    days: [...days].sort((a, b) => a - b),
   };
+  for (const [key, value] of Object.entries(rest)) if (value !== undefined) Object.assign(out, { [key]: value });
+  return out;
 }
 
 /** '2 Capsule(s)', '0.5 Tablet(s)'; '' without an amount: the CSV export's raw cell (screens use dose.ts). */
@@ -80,22 +110,22 @@ export function formatDose(doseAmount: number | null, quantityType: string): str
   return doseAmount === null ? "" : `${doseAmount} ${quantityType}`;
 }
 
-/** Whether the schedule has a dose at `time` on ISO weekday `weekday`. */
-export const isScheduled = (schedule: Schedule | null, time: string, weekday: number): boolean =>
-  schedule?.days.includes(weekday) === true && (schedule.times as string[]).includes(time);
+/** Whether the schedule has a dose at `time` on `date` (the one rule: src/lib/due.ts). */
+export const isScheduled = (schedule: Schedule | null, time: string, date: string): boolean =>
+  schedule !== null && isDueOn(schedule, date) && (schedule.times as string[]).includes(time);
 
 /**
- * A day's doses from its items' schedules (ISO `weekday`): each scheduled (item, time) in the
+ * A day's doses from its items' schedules (`date`, YYYY-MM-DD): each due (item, time) in the
  * day's order (by time, then the items' order), and the as-needed items (`schedule: null`).
  * Today on the server (api/tracking/queries.ts) and the card without a network share it.
  */
 export function dueOn<T extends { schedule?: Schedule | null }>(
   items: readonly T[],
-  weekday: number,
+  date: string,
 ): { doses: { item: T; time: DoseTime }[]; asNeeded: T[] } {
   return {
     doses: DOSE_TIMES.flatMap((time) =>
-      items.filter((item) => isScheduled(item.schedule ?? null, time, weekday)).map((item) => ({ item, time })),
+      items.filter((item) => isScheduled(item.schedule ?? null, time, date)).map((item) => ({ item, time })),
     ),
     asNeeded: items.filter((item) => item.schedule === null),
   };

@@ -5,7 +5,8 @@
  * endsOn is on or after the start. A 400 names the field.
  */
 import { daysBetween } from "../../src/lib/dates";
-import { type Schedule, STARTS_ON_REACH_DAYS, TRACKING_MESSAGES } from "../../src/lib/schedule";
+import type { Schedule } from "../../src/lib/schedule";
+import { SCHEDULE_RULE_MESSAGES as RULES, STARTS_ON_REACH_DAYS } from "../../src/lib/schedule-rules";
 import { badRequest } from "../http";
 
 export function completeSchedule(schedule: Schedule | null, today: string): Schedule | null {
@@ -16,10 +17,10 @@ export function completeSchedule(schedule: Schedule | null, today: string): Sche
   // count from it, so it is stored.
   const stored = schedule.startsOn !== undefined || schedule.every !== undefined || schedule.cycle !== undefined;
   if (Math.abs(daysBetween(today, startsOn)) > STARTS_ON_REACH_DAYS) {
-    throw badRequest(TRACKING_MESSAGES.startsOn, { "schedule.startsOn": [TRACKING_MESSAGES.startsOn] });
+    throw badRequest(RULES.startsOn, { "schedule.startsOn": [RULES.startsOn] });
   }
   if (schedule.endsOn && schedule.endsOn < startsOn) {
-    throw badRequest(TRACKING_MESSAGES.endsOn, { "schedule.endsOn": [TRACKING_MESSAGES.endsOn] });
+    throw badRequest(RULES.endsOn, { "schedule.endsOn": [RULES.endsOn] });
   }
   if (!stored) return schedule;
   const { times, days, ...rest } = schedule;

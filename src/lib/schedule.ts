@@ -65,22 +65,7 @@ export const TRACKING_MESSAGES = {
   doses: "Doses must list 1 to 200 different supplements and times",
   batchStatus: 'Status must be "taken", "skipped" or null',
   tickedAt: "tickedAt must be an ISO date-time within the last 8 days and not in the future",
-  // Issue 48.
-  startsOn: "Start must be a real date written YYYY-MM-DD, at most 366 days before or after today",
-  endsOn: "End must be a real date written YYYY-MM-DD, on or after the start, or null for no end",
-  every: "Every must be { days: N } with N a whole number from 2 to 60",
-  cycle: "Cycle must be { on: N, off: M } with whole numbers from 1 to 365",
-  everyAndCycle: "Choose every N days or a cycle, not both",
-  daysWithPattern: "Every N days and cycles count all seven days: leave days out or list all seven",
-  amounts: "Amounts must map times of day to amounts above 0 and at most 1000, with at most two decimals",
-  amountsTimes: "Amounts may only name times listed in times",
 } as const;
-
-/** Issue 48: the bounds of `every.days`, of a cycle's runs, and of how far startsOn may lie from today. */
-export const EVERY_MIN = 2;
-export const EVERY_MAX = 60;
-export const CYCLE_MAX = 365;
-export const STARTS_ON_REACH_DAYS = 366;
 
 /** The most doses one PUT /api/intakes/{date} may set (a group of the longest list). */
 export const BATCH_MAX = 200;
@@ -96,13 +81,11 @@ export const DOSE_AMOUNT_MAX = 1000;
 
 /** Times in the day's order, days ascending; the optional fields (issue 48) only when given. */
 export function canonicalSchedule(schedule: Schedule): Schedule {
-  const { times, days, ...rest } = schedule;
-  const out: Schedule = {
-    times: DOSE_TIMES.filter((time) => times.includes(time)),
-    days: [...days].sort((a, b) => a - b),
+  return {
+    ...schedule,
+    times: DOSE_TIMES.filter((time) => schedule.times.includes(time)),
+    days: [...schedule.days].sort((a, b) => a - b),
   };
-  for (const [key, value] of Object.entries(rest)) if (value !== undefined) Object.assign(out, { [key]: value });
-  return out;
 }
 
 /** '2 Capsule(s)', '0.5 Tablet(s)'; '' without an amount: the CSV export's raw cell (screens use dose.ts). */

@@ -23,17 +23,8 @@ import {
 import { canonicalTimeZone, isCalendarDate } from "./dates";
 import { DEFAULT_INSIGHTS_RANGE, INSIGHTS_DAYS_MESSAGE, type InsightsRange } from "./insights";
 import { ACCOUNT_MESSAGES, MESSAGES, SUPPLEMENT_MESSAGES } from "./messages";
-import {
-  ALL_DAYS,
-  CYCLE_MAX,
-  canonicalSchedule,
-  DOSE_AMOUNT_MAX,
-  DOSE_TIMES,
-  EVERY_MAX,
-  EVERY_MIN,
-  type Schedule,
-  TRACKING_MESSAGES,
-} from "./schedule";
+import { ALL_DAYS, canonicalSchedule, DOSE_AMOUNT_MAX, DOSE_TIMES, type Schedule, TRACKING_MESSAGES } from "./schedule";
+import { CYCLE_MAX, EVERY_MAX, EVERY_MIN, SCHEDULE_RULE_MESSAGES as RULES } from "./schedule-rules";
 
 export const doseAmountSchema = z
   .number({ message: TRACKING_MESSAGES.doseAmount })
@@ -71,36 +62,31 @@ export const scheduleSchema = z
         .max(7, TRACKING_MESSAGES.days)
         .refine((days) => new Set(days).size === days.length, TRACKING_MESSAGES.days)
         .optional(),
-      startsOn: calendarDate(TRACKING_MESSAGES.startsOn).optional(),
-      endsOn: calendarDate(TRACKING_MESSAGES.endsOn).nullable().optional(),
-      every: z
-        .strictObject(
-          { days: wholeIn(EVERY_MIN, EVERY_MAX, TRACKING_MESSAGES.every) },
-          { message: TRACKING_MESSAGES.every },
-        )
-        .optional(),
+      startsOn: calendarDate(RULES.startsOn).optional(),
+      endsOn: calendarDate(RULES.endsOn).nullable().optional(),
+      every: z.strictObject({ days: wholeIn(EVERY_MIN, EVERY_MAX, RULES.every) }, { message: RULES.every }).optional(),
       cycle: z
         .strictObject(
           {
-            on: wholeIn(1, CYCLE_MAX, TRACKING_MESSAGES.cycle),
-            off: wholeIn(1, CYCLE_MAX, TRACKING_MESSAGES.cycle),
+            on: wholeIn(1, CYCLE_MAX, RULES.cycle),
+            off: wholeIn(1, CYCLE_MAX, RULES.cycle),
           },
-          { message: TRACKING_MESSAGES.cycle },
+          { message: RULES.cycle },
         )
         .optional(),
-      amounts: z.record(z.string(), doseAmountSchema, { message: TRACKING_MESSAGES.amounts }).optional(),
+      amounts: z.record(z.string(), doseAmountSchema, { message: RULES.amounts }).optional(),
     },
     { message: TRACKING_MESSAGES.scheduleShape },
   )
   .superRefine((s, ctx) => {
     const fail = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-    if (s.every && s.cycle) fail("cycle", TRACKING_MESSAGES.everyAndCycle);
+    if (s.every && s.cycle) fail("cycle", RULES.everyAndCycle);
     if (s.every || s.cycle) {
-      if (s.days && s.days.length !== 7) fail("days", TRACKING_MESSAGES.daysWithPattern);
+      if (s.days && s.days.length !== 7) fail("days", RULES.daysWithPattern);
     } else if (!s.days) fail("days", TRACKING_MESSAGES.days);
-    if (s.startsOn && s.endsOn && s.endsOn < s.startsOn) fail("endsOn", TRACKING_MESSAGES.endsOn);
+    if (s.startsOn && s.endsOn && s.endsOn < s.startsOn) fail("endsOn", RULES.endsOn);
     for (const key of Object.keys(s.amounts ?? {})) {
-      if (!(s.times as string[]).includes(key)) fail("amounts", TRACKING_MESSAGES.amountsTimes);
+      if (!(s.times as string[]).includes(key)) fail("amounts", RULES.amountsTimes);
     }
   })
   .transform((s) => canonicalSchedule({ ...s, days: s.days ?? [...ALL_DAYS] } as Schedule));

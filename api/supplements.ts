@@ -15,6 +15,7 @@ import { type AppEnv, requireUser } from "./env";
 import { badRequest, jsonWithEtag, notFound, readJson } from "./http";
 import { listSupplements, toSupplementJson } from "./queries/supplements";
 import { deleteWithUndo, purgeLater, restoreFromTrash } from "./supplement-trash";
+import { completeSchedule } from "./tracking/schedule-input";
 import { recordVersion, userToday, versionCtes } from "./tracking/versions";
 import { withUserLock } from "./user-lock";
 
@@ -53,8 +54,9 @@ export const supplementRoutes = new Hono<AppEnv>()
     // Under the user's lock: two adds at the cap cannot both pass it. The lock is its own
     // statement (the next one then reads what the lock's previous holder committed); the cap
     // check, the position, the insert and its schedule version are one statement after it.
+    const today = userToday(user);
     const row = await withUserLock(c.get("ctx"), user.id, async (lock) => {
-      const schedule = input.schedule === undefined ? DEFAULT_SCHEDULE : input.schedule;
+      const schedule = completeSchedule(input.schedule === undefined ? DEFAULT_SCHEDULE : input.schedule, today);
       const result = await lock.tx.execute(sql`
         with stats as (
           select count(*)::int as n, coalesce(max(${supplements.sortOrder}) + 1, 0)::int as next
@@ -69,7 +71,7 @@ export const supplementRoutes = new Hono<AppEnv>()
             ${input.doseAmount ?? null}::numeric
           from stats where stats.n < ${MAX_SUPPLEMENTS}
           returning *
-        ), ${versionCtes("added", user.id, userToday(user), false)}
+        ), ${versionCtes("added", user.id, today, false)}
         select * from added`);
       const [inserted] = rowsOf(result);
       // Premium-only fields above: a free user's are dropped, whatever the client sent.
@@ -78,7 +80,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       return toSupplementRow(inserted);
     });
     if (!row) throw new Error("insert returned no row");
-    return c.json(toSupplementJson(row, user.isPremium), 201);
+    return c.json(toSupplementJson(row, user.isPremium, undefined, today), 201);
   })
   .put("/supplements/reorder", async (c) => {
     const user = await requireUser(c);
@@ -114,7 +116,8 @@ export const supplementRoutes = new Hono<AppEnv>()
       });
     });
     c.header("Cache-Control", "no-store");
-    return c.json(reordered.map((row) => toSupplementJson(row, user.isPremium)));
+    const today = userToday(user);
+    return c.json(reordered.map((row) => toSupplementJson(row, user.isPremium, undefined, today)));
   })
   .put("/supplements/:id", async (c) => {
     const user = await requireUser(c);
@@ -132,7 +135,8 @@ export const supplementRoutes = new Hono<AppEnv>()
       if (input.notes !== undefined) changes.notes = emptyToNull(input.notes);
     }
     // Absent: kept. The version in force from the user's today records the change (issue 19).
-    if (input.schedule !== undefined) changes.schedule = input.schedule;
+    const today = userToday(user);
+    if (input.schedule !== undefined) changes.schedule = completeSchedule(input.schedule, today);
     if (input.doseAmount !== undefined) changes.doseAmount = input.doseAmount;
     const row = await c.get("ctx").database.db.transaction(async (tx) => {
       const [updated] = await tx
@@ -145,7 +149,7 @@ export const supplementRoutes = new Hono<AppEnv>()
     });
     if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
-    return c.json(toSupplementJson(row, user.isPremium));
+    return c.json(toSupplementJson(row, user.isPremium, undefined, userToday(user)));
   })
   .get("/supplements/:id", async (c) => {
     const user = await requireUser(c);
@@ -157,7 +161,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .limit(1);
     if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
-    return c.json(toSupplementJson(row, user.isPremium));
+    return c.json(toSupplementJson(row, user.isPremium, undefined, userToday(user)));
   })
   .delete("/supplements/:id", async (c) => {
     const user = await requireUser(c);
@@ -190,5 +194,5 @@ export const supplementRoutes = new Hono<AppEnv>()
     if (outcome === "full") throw badRequest(MESSAGES.tooManySupplements);
     if (outcome === "gone") throw notFound(SUPPLEMENT_MESSAGES.undoExpired);
     if (!row) throw new Error("restore returned no row");
-    return c.json(toSupplementJson(row, user.isPremium), 201);
+    return c.json(toSupplementJson(row, user.isPremium, undefined, userToday(user)), 201);
   });

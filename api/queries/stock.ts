@@ -5,16 +5,17 @@ import { AS_NEEDED_AVERAGE_DAYS, DEFAULT_REFILL_LEAD, type StockFacts, type Stoc
 
 /**
  * Units of the `taken` doses of supplement `s` (an alias of `supplements`) matching `where`:
- * each dose counts the amount of the version in force on its day (1 without one). Counted per
+ * each dose counts the amount of the version in force on its day at its time (the time's own
+ * amount, issue 48, else the version's; 1 without one). Counted per
  * version span (a supplement has few versions), so each dose is read once, from the index.
  */
 function takenUnits(s: string, where: SQL): SQL {
   const alias = sql.raw(s);
-  return sql`(select coalesce(sum(coalesce(v.dose_amount, 1) * (
-      select count(*) from ${intakes} i
+  return sql`(select coalesce(sum((
+      select sum(coalesce((v.schedule -> 'amounts' ->> i.time)::numeric, v.dose_amount, 1)) from ${intakes} i
       where i.user_id = ${alias}.user_id and i.supplement_id = ${alias}.id and i.status = 'taken'
         and i.date >= v.valid_from and (v.valid_to is null or i.date < v.valid_to) and ${where})), 0)
-    from (select sv.dose_amount, sv.valid_from,
+    from (select sv.dose_amount, sv.schedule, sv.valid_from,
         lead(sv.valid_from) over (order by sv.valid_from) as valid_to
       from ${scheduleVersions} sv where sv.user_id = ${alias}.user_id and sv.supplement_id = ${alias}.id) v
     where ${alias}.stock_counted_at is not null)`;

@@ -2,13 +2,19 @@
 import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Supplement, supplements, type User } from "../../db/schema";
+import { scheduleStatus } from "../../src/lib/due";
 import { type StockJson, stockOf } from "../../src/lib/stock";
 import type { Supplement as SupplementJson } from "../../src/lib/types";
 import { userToday } from "../tracking/versions";
 import { factsOf, leadOf, stockColumns } from "./stock";
 
 /** A supplement as the API answers it; premium-only fields are hidden from free users. */
-export function toSupplementJson(row: Supplement, premium: boolean, stock?: StockJson | null): SupplementJson {
+export function toSupplementJson(
+  row: Supplement,
+  premium: boolean,
+  stock?: StockJson | null,
+  today?: string,
+): SupplementJson {
   return {
     id: row.id,
     name: row.name,
@@ -19,6 +25,8 @@ export function toSupplementJson(row: Supplement, premium: boolean, stock?: Stoc
     sortOrder: row.sortOrder,
     schedule: row.schedule ?? null,
     doseAmount: row.doseAmount ?? null,
+    // Issue 48: where the schedule stands on the user's today (null for as needed).
+    ...(today === undefined ? {} : { status: scheduleStatus(row.schedule ?? null, today) }),
     ...(stock === undefined ? {} : { stock }),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -51,6 +59,11 @@ export async function listSupplements(
   const today = userToday(user);
   const rows = await query.execute({ userId: user.id, today });
   return rows.map(({ row, stockUsed, stockRecent, refillLeadDays }) =>
-    toSupplementJson(row, user.isPremium, stockOf(factsOf(row, stockUsed, stockRecent), today, leadOf(refillLeadDays))),
+    toSupplementJson(
+      row,
+      user.isPremium,
+      stockOf(factsOf(row, stockUsed, stockRecent), today, leadOf(refillLeadDays)),
+      today,
+    ),
   );
 }

@@ -238,7 +238,7 @@ export async function openDoses(
   const json = JSON.stringify(wanted.map((w) => ({ user_id: w.userId, local_date: w.localDate, slot: w.slot })));
   const result = await db.execute(sql`
     select distinct r.user_id, r.local_date::text as local_date, r.slot, v.supplement_id, t.time, v.name,
-      v.quantity_type, v.dose_amount, (t.time = 'anytime') as later, coalesce(s.sort_order, 2147483647) as sort_order
+      v.quantity_type, coalesce((v.schedule -> 'amounts' ->> t.time)::numeric, v.dose_amount) as dose_amount, (t.time = 'anytime') as later, coalesce(s.sort_order, 2147483647) as sort_order
     from (select distinct * from jsonb_to_recordset(${json}::jsonb) as x(user_id text, local_date date, slot text)) r
     cross join lateral (
       select distinct on (sv.supplement_id) sv.supplement_id, sv.name, sv.quantity_type, sv.dose_amount, sv.schedule, sv.deleted
@@ -247,7 +247,7 @@ export async function openDoses(
     cross join lateral jsonb_array_elements_text(coalesce(v.schedule -> 'times', '[]'::jsonb)) as t(time)
     left join supplements s on s.id = v.supplement_id and s.user_id = r.user_id
     where not v.deleted
-      and (v.schedule -> 'days') @> to_jsonb(extract(isodow from r.local_date)::int)
+      and stacktrack_due_on(v.schedule, r.local_date)
       and (t.time = r.slot or (r.slot = 'morning' and t.time = 'anytime'))
       and not exists (select 1 from intakes i where i.user_id = r.user_id and i.date = r.local_date
         and i.supplement_id = v.supplement_id and i.time = t.time)

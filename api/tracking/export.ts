@@ -40,9 +40,19 @@ export const scheduleJson = (row: Pick<Supplement, "schedule" | "doseAmount">) =
 });
 
 /** The supplements CSV's extra columns, in order. */
-export const SCHEDULE_CSV_HEADERS = ["Times", "Days", "Amount"] as const;
+export const SCHEDULE_CSV_HEADERS = ["Times", "Days", "Amount", "Starts", "Ends", "Repeat", "Amounts"] as const;
 
-/** 'Morning; Evening', 'Mon; Wed' (or 'Every day'), '2 Capsule(s)'; 'As needed' without a schedule. */
+/** Issue 48: 'Every 2 days', '5 days on, 2 off', '' for the chosen days. */
+function repeatCell(schedule: Schedule): string {
+  if (schedule.every) return `Every ${schedule.every.days} days`;
+  if (schedule.cycle) return `${schedule.cycle.on} days on, ${schedule.cycle.off} off`;
+  return "";
+}
+
+/**
+ * 'Morning; Evening', 'Mon; Wed' (or 'Every day'), '2 Capsule(s)'; 'As needed' without a
+ * schedule; then (issue 48) its start, end, repeat and amounts per time ('Morning 2; Evening 1').
+ */
 export function scheduleCsvCells(row: Pick<Supplement, "schedule" | "doseAmount" | "quantityType">): string[] {
   const schedule = row.schedule as Schedule | null;
   const times = schedule ? schedule.times.map((t) => TIME_LABELS[t]).join("; ") : TIME_LABELS["as-needed"];
@@ -51,5 +61,16 @@ export function scheduleCsvCells(row: Pick<Supplement, "schedule" | "doseAmount"
     : schedule.days.length === 7
       ? "Every day"
       : schedule.days.map((d) => WEEKDAY_SHORT_LABELS[d - 1]).join("; ");
-  return [times, days, formatDose(row.doseAmount ?? null, row.quantityType)];
+  const amounts = Object.entries(schedule?.amounts ?? {})
+    .map(([time, amount]) => `${TIME_LABELS[time as IntakeTime]} ${amount}`)
+    .join("; ");
+  return [
+    times,
+    days,
+    formatDose(row.doseAmount ?? null, row.quantityType),
+    schedule?.startsOn ?? "",
+    schedule?.endsOn ?? "",
+    schedule ? repeatCell(schedule) : "",
+    amounts,
+  ];
 }

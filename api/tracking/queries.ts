@@ -5,7 +5,8 @@
 import { and, asc, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { intakeDays, intakes, scheduleVersions, supplements } from "../../db/schema";
-import { addDays, isoWeekday } from "../../src/lib/dates";
+import { addDays } from "../../src/lib/dates";
+import { amountAt } from "../../src/lib/due";
 import {
   dueOn,
   type HistoryDay,
@@ -49,14 +50,14 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
         (a.sortOrder ?? Number.MAX_SAFE_INTEGER) - (b.sortOrder ?? Number.MAX_SAFE_INTEGER) ||
         a.supplementId - b.supplementId,
     );
-  const due = dueOn(live, isoWeekday(date));
+  const due = dueOn(live, date);
   const doses: TodayDose[] = due.doses.map(({ item: v, time }) => {
     const entry = log.get(`${v.supplementId}/${time}`);
     return {
       supplementId: v.supplementId,
       name: v.name,
       quantityType: v.quantityType,
-      doseAmount: v.doseAmount,
+      doseAmount: amountAt(v.schedule, time, v.doseAmount),
       time,
       status: (entry?.status as IntakeStatus | undefined) ?? null,
       at: entry?.at.toISOString() ?? null,
@@ -105,31 +106,29 @@ function historyStatement(db: Db) {
     spans as (
       select start, lead(start) over (order by start) as stop from (select distinct valid_from as start from vr) c
     ),
-    due as (
-      select spans.start, wd.dow,
-        sum(jsonb_array_length(vr.schedule -> 'times'))::int as due,
-        coalesce(sum(jsonb_array_length(vr.schedule -> 'times')) filter (where vr.added_on = spans.start), 0)::int as added
-      from spans
-      join vr on vr.valid_from <= spans.start and (vr.valid_to is null or vr.valid_to > spans.start)
-      cross join lateral (
-        select distinct d::int as dow from jsonb_array_elements_text(vr.schedule -> 'days') as d
-      ) wd
-      where not vr.deleted and jsonb_typeof(vr.schedule) = 'object' and jsonb_typeof(vr.schedule -> 'times') = 'array'
-      group by spans.start, wd.dow
-    ),
     days as (
       select g::date as date, spans.start from spans
       cross join lateral generate_series(
         greatest(spans.start, ${HISTORY_FLOOR}::date)::timestamp,
         least(spans.stop - 1, ${today})::timestamp, interval '1 day') g
+    ),
+    due as (
+      select days.date,
+        sum(jsonb_array_length(vr.schedule -> 'times'))::int as due,
+        coalesce(sum(jsonb_array_length(vr.schedule -> 'times')) filter (where vr.added_on = days.date), 0)::int as added
+      from days
+      join vr on vr.valid_from <= days.start and (vr.valid_to is null or vr.valid_to > days.start)
+      where not vr.deleted and jsonb_typeof(vr.schedule -> 'times') = 'array'
+        and stacktrack_due_on(vr.schedule, days.date)
+      group by days.date
     )
     select days.date, coalesce(due.due, 0) as due, coalesce(k.taken, 0) as taken, coalesce(k.skipped, 0) as skipped,
       case when days.date < ${today} then
-        coalesce(due.due, 0) - (case when days.date = days.start then coalesce(due.added, 0) else 0 end)
+        coalesce(due.due, 0) - coalesce(due.added, 0)
         - (coalesce(k.taken, 0) + coalesce(k.skipped, 0) - coalesce(k.first_day, 0))
       else 0 end as missed
     from days
-    left join due on due.start = days.start and due.dow = extract(isodow from days.date)::int
+    left join due on due.date = days.date
     left join ${intakeDays} k on k.user_id = ${userId} and k.date = days.date
   ) as h`;
   // One row: the first day, and every day's numbers as JSON (parsed natively, far cheaper

@@ -9,7 +9,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { scheduleVersions, type User } from "../../db/schema";
-import { addDays, daysBetween, isCalendarDate, isoWeekday } from "../../src/lib/dates";
+import { addDays, daysBetween, isCalendarDate } from "../../src/lib/dates";
 import {
   AS_NEEDED,
   BATCH_MAX,
@@ -119,8 +119,7 @@ function judge(version: VersionRow | undefined, date: string, time: IntakeTime, 
   if (!version || version.deleted) throw notFound(TRACKING_MESSAGES.notFound);
   const onThatDay = version.validFrom <= date;
   const scheduled =
-    onThatDay &&
-    (time === AS_NEEDED ? version.schedule === null : isScheduled(version.schedule, time, isoWeekday(date)));
+    onThatDay && (time === AS_NEEDED ? version.schedule === null : isScheduled(version.schedule, time, date));
   if (!scheduled) throw badRequest(TRACKING_MESSAGES.notScheduled, { time: [TRACKING_MESSAGES.notScheduled] });
   if (time === AS_NEEDED && status !== null && status !== "taken") {
     throw badRequest(TRACKING_MESSAGES.asNeededTaken, { status: [TRACKING_MESSAGES.asNeededTaken] });

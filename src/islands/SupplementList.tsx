@@ -38,6 +38,7 @@ import {
 } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
 import DoseLine from "./DoseLine";
+import ScheduleStatusLine from "./ScheduleStatusLine";
 
 interface Props {
   user: CurrentUser;
@@ -99,6 +100,7 @@ function Row({
           <DoseLine doseAmount={supplement.doseAmount} quantityType={supplement.quantityType} />
           {supplement.frequency}
         </p>
+        <ScheduleStatusLine schedule={supplement.schedule} status={supplement.status} today={today} />
         {supplement.stock?.left != null && (
           <p
             className={`mt-1 text-sm ${supplement.stock.left < 0 ? "font-medium text-amber-800" : "text-slate-700"}`}

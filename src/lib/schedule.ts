@@ -5,6 +5,8 @@
  * islands that only need the labels and rules here (Today, History) do not load zod.
  */
 
+import { isDueOn } from "./due";
+
 /** The times of day with a clock time (also the reminded slots); `anytime` has none. */
 export const TIMED_DOSE_TIMES = ["morning", "afternoon", "evening", "bedtime"] as const;
 export const DOSE_TIMES = [...TIMED_DOSE_TIMES, "anytime"] as const;
@@ -30,6 +32,16 @@ export const ALL_DAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 export interface Schedule {
   times: DoseTime[];
   days: number[];
+  /** Issue 48 (src/lib/due.ts): nothing is due before it (YYYY-MM-DD); absent on schedules set before. */
+  startsOn?: string;
+  /** The last day anything is due; null or absent: no end. */
+  endsOn?: string | null;
+  /** Due every N days counted from startsOn. */
+  every?: { days: number };
+  /** Due `on` consecutive days, then nothing for `off` days, from startsOn. */
+  cycle?: { on: number; off: number };
+  /** An amount per time of day; a time without one takes the supplement's doseAmount. */
+  amounts?: Partial<Record<DoseTime, number>>;
 }
 
 export const DEFAULT_SCHEDULE: Schedule = { times: ["anytime"], days: [1, 2, 3, 4, 5, 6, 7] };
@@ -67,9 +79,10 @@ export const HISTORY_MAX_DAYS = 366;
 export const HISTORY_DEFAULT_DAYS = 84;
 export const DOSE_AMOUNT_MAX = 1000;
 
-/** Times in the day's order, days ascending. */
+/** Times in the day's order, days ascending; the optional fields (issue 48) only when given. */
 export function canonicalSchedule(schedule: Schedule): Schedule {
   return {
+    ...schedule,
     times: DOSE_TIMES.filter((time) => schedule.times.includes(time)),
     days: [...schedule.days].sort((a, b) => a - b),
   };
@@ -80,22 +93,22 @@ export function formatDose(doseAmount: number | null, quantityType: string): str
   return doseAmount === null ? "" : `${doseAmount} ${quantityType}`;
 }
 
-/** Whether the schedule has a dose at `time` on ISO weekday `weekday`. */
-export const isScheduled = (schedule: Schedule | null, time: string, weekday: number): boolean =>
-  schedule?.days.includes(weekday) === true && (schedule.times as string[]).includes(time);
+/** Whether the schedule has a dose at `time` on `date` (the one rule: src/lib/due.ts). */
+export const isScheduled = (schedule: Schedule | null, time: string, date: string): boolean =>
+  schedule !== null && isDueOn(schedule, date) && (schedule.times as string[]).includes(time);
 
 /**
- * A day's doses from its items' schedules (ISO `weekday`): each scheduled (item, time) in the
+ * A day's doses from its items' schedules (`date`, YYYY-MM-DD): each due (item, time) in the
  * day's order (by time, then the items' order), and the as-needed items (`schedule: null`).
  * Today on the server (api/tracking/queries.ts) and the card without a network share it.
  */
 export function dueOn<T extends { schedule?: Schedule | null }>(
   items: readonly T[],
-  weekday: number,
+  date: string,
 ): { doses: { item: T; time: DoseTime }[]; asNeeded: T[] } {
   return {
     doses: DOSE_TIMES.flatMap((time) =>
-      items.filter((item) => isScheduled(item.schedule ?? null, time, weekday)).map((item) => ({ item, time })),
+      items.filter((item) => isScheduled(item.schedule ?? null, time, date)).map((item) => ({ item, time })),
     ),
     asNeeded: items.filter((item) => item.schedule === null),
   };

@@ -7,6 +7,7 @@
  */
 import { addDays } from "./dates";
 import { doseNoun } from "./dose";
+import { amountAt } from "./due";
 import type { Schedule } from "./schedule";
 
 /** A refill since the last count: when (ISO) and how many units it added. */
@@ -75,11 +76,28 @@ export interface StockFacts {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-/** Units a day on average: the schedule's doses over a week, or the last 30 days' as needed. */
+/**
+ * Units a day on average: the schedule's doses over its pattern (a week of chosen days, every N
+ * days, or one on/off cycle: 5 on, 2 off lasts 7/5 as long as daily), each time at its own
+ * amount (issue 48); or the last 30 days' as needed.
+ */
 export function dailyAmount(facts: Pick<StockFacts, "schedule" | "doseAmount" | "recent">): number {
-  if (facts.schedule === null) return facts.recent / AS_NEEDED_AVERAGE_DAYS;
-  const days = new Set(facts.schedule.days).size;
-  return (facts.schedule.times.length * days * (facts.doseAmount ?? 1)) / 7;
+  const schedule = facts.schedule;
+  if (schedule === null) return facts.recent / AS_NEEDED_AVERAGE_DAYS;
+  const perDueDay = schedule.times.reduce((sum, time) => sum + (amountAt(schedule, time, facts.doseAmount) ?? 1), 0);
+  if (schedule.every) return perDueDay / schedule.every.days;
+  if (schedule.cycle) return (perDueDay * schedule.cycle.on) / (schedule.cycle.on + schedule.cycle.off);
+  return (perDueDay * new Set(schedule.days).size) / 7;
+}
+
+/**
+ * The day `units` last until from `today`, walking the pattern: nothing is used before
+ * startsOn, and a schedule that ends first never runs out (null).
+ */
+function runOutDay(schedule: Schedule | null, today: string, days: number): string | null {
+  const from = schedule?.startsOn && schedule.startsOn > today ? schedule.startsOn : today;
+  const day = addDays(from, days);
+  return schedule?.endsOn && day > schedule.endsOn ? null : day;
 }
 
 /** The row's `stock`: left, and the date (from the user's `today`) it runs out around. */
@@ -90,7 +108,7 @@ export function stockOf(facts: StockFacts, today: string, leadDays: number): Sto
   const perDay = dailyAmount(facts);
   // Bounded (issue 45): a large stock of a tiny dose lasts millennia, past any date; none is shown.
   const days = left === null || left < 0 || !(perDay > 0) ? Number.NaN : Math.floor(left / perDay);
-  const runsOutOn = Number.isFinite(days) && days <= RUN_OUT_MAX_DAYS ? addDays(today, days) : null;
+  const runsOutOn = Number.isFinite(days) && days <= RUN_OUT_MAX_DAYS ? runOutDay(facts.schedule, today, days) : null;
   const refillDue =
     leadDays > 0 && left !== null && (left < 0 || (runsOutOn !== null && runsOutOn <= addDays(today, leadDays)));
   return { left, unitsPerPack: facts.unitsPerPack, runsOutOn, refillDue };

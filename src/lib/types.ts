@@ -70,6 +70,8 @@ export interface Supplement {
   /** Issue 19: times and days, or null for as needed; the amount per dose. */
   schedule?: import("./schedule").Schedule | null;
   doseAmount?: number | null;
+  /** Issue 48: where the schedule stands on the user's today; null for as needed (src/lib/due.ts). */
+  status?: import("./due").ScheduleStatus | null;
   /** Issue 40: private stock, on GET /api/supplements rows only (src/lib/stock.ts). */
   stock?: import("./stock").StockJson | null;
   /** ISO timestamps. */

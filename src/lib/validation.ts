@@ -20,12 +20,24 @@ import {
   USERNAME_MIN,
   USERNAME_PATTERN,
 } from "./constants";
-import { canonicalTimeZone } from "./dates";
+import { canonicalTimeZone, isCalendarDate } from "./dates";
 import { DEFAULT_INSIGHTS_RANGE, INSIGHTS_DAYS_MESSAGE, type InsightsRange } from "./insights";
 import { ACCOUNT_MESSAGES, MESSAGES, SUPPLEMENT_MESSAGES } from "./messages";
-import { canonicalSchedule, DOSE_AMOUNT_MAX, DOSE_TIMES, TRACKING_MESSAGES } from "./schedule";
+import { ALL_DAYS, canonicalSchedule, DOSE_AMOUNT_MAX, DOSE_TIMES, type Schedule, TRACKING_MESSAGES } from "./schedule";
+import { CYCLE_MAX, EVERY_MAX, EVERY_MIN, SCHEDULE_RULE_MESSAGES as RULES } from "./schedule-rules";
 
-// Issue 19: a supplement's schedule and amount (rules and labels in schedule.ts).
+export const doseAmountSchema = z
+  .number({ message: TRACKING_MESSAGES.doseAmount })
+  .gt(0, TRACKING_MESSAGES.doseAmount)
+  .lte(DOSE_AMOUNT_MAX, TRACKING_MESSAGES.doseAmount)
+  .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, TRACKING_MESSAGES.doseAmount);
+
+const wholeIn = (min: number, max: number, message: string) =>
+  z.number({ message }).int(message).min(min, message).max(max, message);
+const calendarDate = (message: string) => z.string({ message }).refine(isCalendarDate, message);
+
+// Issue 19: a supplement's schedule and amount (rules and labels in schedule.ts); issue 48:
+// start, end, every N days, cycles and amounts per time (the day rule: due.ts).
 export const scheduleSchema = z
   .strictObject(
     {
@@ -48,17 +60,36 @@ export const scheduleSchema = z
         )
         .min(1, TRACKING_MESSAGES.days)
         .max(7, TRACKING_MESSAGES.days)
-        .refine((days) => new Set(days).size === days.length, TRACKING_MESSAGES.days),
+        .refine((days) => new Set(days).size === days.length, TRACKING_MESSAGES.days)
+        .optional(),
+      startsOn: calendarDate(RULES.startsOn).optional(),
+      endsOn: calendarDate(RULES.endsOn).nullable().optional(),
+      every: z.strictObject({ days: wholeIn(EVERY_MIN, EVERY_MAX, RULES.every) }, { message: RULES.every }).optional(),
+      cycle: z
+        .strictObject(
+          {
+            on: wholeIn(1, CYCLE_MAX, RULES.cycle),
+            off: wholeIn(1, CYCLE_MAX, RULES.cycle),
+          },
+          { message: RULES.cycle },
+        )
+        .optional(),
+      amounts: z.record(z.string(), doseAmountSchema, { message: RULES.amounts }).optional(),
     },
     { message: TRACKING_MESSAGES.scheduleShape },
   )
-  .transform(canonicalSchedule);
-
-export const doseAmountSchema = z
-  .number({ message: TRACKING_MESSAGES.doseAmount })
-  .gt(0, TRACKING_MESSAGES.doseAmount)
-  .lte(DOSE_AMOUNT_MAX, TRACKING_MESSAGES.doseAmount)
-  .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, TRACKING_MESSAGES.doseAmount);
+  .superRefine((s, ctx) => {
+    const fail = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (s.every && s.cycle) fail("cycle", RULES.everyAndCycle);
+    if (s.every || s.cycle) {
+      if (s.days && s.days.length !== 7) fail("days", RULES.daysWithPattern);
+    } else if (!s.days) fail("days", TRACKING_MESSAGES.days);
+    if (s.startsOn && s.endsOn && s.endsOn < s.startsOn) fail("endsOn", RULES.endsOn);
+    for (const key of Object.keys(s.amounts ?? {})) {
+      if (!(s.times as string[]).includes(key)) fail("amounts", RULES.amountsTimes);
+    }
+  })
+  .transform((s) => canonicalSchedule({ ...s, days: s.days ?? [...ALL_DAYS] } as Schedule));
 
 /** The schedule fields of the supplement body (merged into supplementInputSchema). */
 export const scheduleFields = {

@@ -157,7 +157,7 @@ describe("supplement schedule and amount", () => {
     ["day as text", { schedule: { times: ["morning"], days: ["1"] } }, "schedule.days.0"],
     ["duplicate day", { schedule: { times: ["morning"], days: [1, 1] } }, "schedule.days"],
     ["days missing", { schedule: { times: ["morning"] } }, "schedule.days"],
-    ["extra key", { schedule: { times: ["morning"], days: DAILY, every: 2 } }, "schedule"],
+    ["extra key", { schedule: { times: ["morning"], days: DAILY, often: 2 } }, "schedule"],
     ["schedule a string", { schedule: "daily" }, "schedule"],
     ["schedule a list", { schedule: ["morning"] }, "schedule"],
     ["amount 0", { doseAmount: 0 }, "doseAmount"],

@@ -14,6 +14,9 @@ const LIST = [
   item("Weekend", { times: ["bedtime"], days: [6, 7] }),
 ];
 
+// A Monday to Sunday week: the rule takes a date (issue 48).
+const DATE_OF: Record<number, string> = { 1: "2026-11-23", 2: "2026-11-24", 6: "2026-11-28", 7: "2026-11-29" };
+
 describe("dueOn", () => {
   // [ISO weekday, doses as name@time, as-needed names]
   const cases: [number, string[], string[]][] = [
@@ -23,7 +26,7 @@ describe("dueOn", () => {
     [7, ["Weekend@bedtime", "A@anytime"], ["N"]],
   ];
   test.each(cases)("weekday %d", (weekday, doses, asNeeded) => {
-    const due = dueOn(LIST, weekday);
+    const due = dueOn(LIST, DATE_OF[weekday] as string);
     expect(due.doses.map((d) => `${d.item.name}@${d.time}`)).toEqual(doses);
     expect(due.asNeeded.map((i) => i.name)).toEqual(asNeeded);
   });

@@ -42,7 +42,13 @@ describe("CSV", () => {
           id: 1,
           name: "Zinc, chelated",
           quantityType: "Tablet(s)",
-          schedule: { times: ["morning", "evening"], days: [1, 3] },
+          schedule: {
+            times: ["morning", "evening"],
+            days: [1, 3],
+            startsOn: "2026-11-02",
+            endsOn: "2026-12-31",
+            amounts: { morning: 2, evening: 1 },
+          },
           doseAmount: 2,
         },
         { id: 2, name: "=cmd", quantityType: "Scoop(s)", schedule: null, doseAmount: null },
@@ -56,7 +62,7 @@ describe("CSV", () => {
     expect(text.endsWith("\r\n")).toBe(true);
     const lines = text.slice(1).split("\r\n");
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toBe([...header, "Times", "Days", "Amount"].join(","));
+    expect(lines[0]).toBe([...header, "Times", "Days", "Amount", "Starts", "Ends", "Repeat", "Amounts"].join(","));
     const cell = (row: Record<string, unknown>, key: string) => csvField(row[key]);
     expect(lines[1]).toBe(
       [
@@ -64,11 +70,24 @@ describe("CSV", () => {
         "Morning; Evening",
         "Mon; Wed",
         "2 Tablet(s)",
+        "2026-11-02",
+        "2026-12-31",
+        "",
+        "Morning 2; Evening 1",
       ].join(","),
     );
     expect(lines[1]).toContain('"Zinc, chelated"');
     expect(lines[2]).toBe(
-      [...header.map((k) => cell(doc.supplements[1] as Record<string, unknown>, k)), "As needed", "", ""].join(","),
+      [
+        ...header.map((k) => cell(doc.supplements[1] as Record<string, unknown>, k)),
+        "As needed",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+      ].join(","),
     );
     expect(lines[2]).toContain("'=cmd");
     expect(lines[3]).toBe("");

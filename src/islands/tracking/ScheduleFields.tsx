@@ -15,6 +15,7 @@ import {
   WEEKDAY_LABELS,
   WEEKDAY_SHORT_LABELS,
 } from "../../lib/schedule";
+import ScheduleMoreOptions, { type MoreValue, morePayload, moreValueOf } from "./ScheduleMoreOptions";
 
 export interface ScheduleValue {
   asNeeded: boolean;
@@ -22,6 +23,8 @@ export interface ScheduleValue {
   days: number[];
   /** As typed; '' for none. */
   doseAmount: string;
+  /** Issue 48: start, end, repeat and amounts per time ('More options'). */
+  more: MoreValue;
 }
 
 export function scheduleValueOf(
@@ -33,6 +36,7 @@ export function scheduleValueOf(
     times: schedule ? [...schedule.times] : [...DEFAULT_SCHEDULE.times],
     days: schedule ? [...schedule.days] : [...DEFAULT_SCHEDULE.days],
     doseAmount: source?.doseAmount == null ? "" : String(source.doseAmount),
+    more: moreValueOf(schedule),
   };
 }
 
@@ -40,7 +44,14 @@ export function scheduleValueOf(
 export function schedulePayload(value: ScheduleValue): { schedule: Schedule | null; doseAmount: number | null } {
   const amount = value.doseAmount.trim();
   return {
-    schedule: value.asNeeded ? null : { times: value.times, days: value.days },
+    schedule: value.asNeeded
+      ? null
+      : {
+          times: value.times,
+          // Every N days and cycles count all seven days.
+          days: value.more.repeat === "days" ? value.days : [...ALL_DAYS],
+          ...morePayload(value.more, value.times),
+        },
     doseAmount: amount === "" ? null : Number(amount),
   };
 }
@@ -137,39 +148,47 @@ export default function ScheduleFields({ value, onChange, quantityType, errors }
               </p>
             )}
           </fieldset>
-          <fieldset aria-describedby={daysError ? `${id}-days-error` : undefined}>
-            <legend className="field-label">Days</legend>
-            <label className="inline-flex min-h-8 items-center gap-2 text-sm text-slate-800">
-              <input
-                type="checkbox"
-                className="size-4 accent-brand-700"
-                checked={everyDay}
-                onChange={() => onChange({ ...value, days: everyDay ? [] : [...ALL_DAYS] })}
-              />
-              Every day
-            </label>
-            {!everyDay && (
-              <div className="mt-2 flex flex-wrap gap-1.5">
-                {ALL_DAYS.map((day) => (
-                  <button
-                    key={day}
-                    type="button"
-                    aria-pressed={value.days.includes(day)}
-                    onClick={() => toggleDay(day)}
-                    className={`min-h-9 min-w-11 rounded-lg border px-2 text-sm font-semibold ${value.days.includes(day) ? "border-brand-700 bg-brand-700 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100"}`}
-                  >
-                    <span aria-hidden="true">{WEEKDAY_SHORT_LABELS[day - 1]}</span>
-                    <span className="sr-only">{WEEKDAY_LABELS[day - 1]}</span>
-                  </button>
-                ))}
-              </div>
-            )}
-            {daysError && (
-              <p id={`${id}-days-error`} className="field-error">
-                {daysError}
-              </p>
-            )}
-          </fieldset>
+          {value.more.repeat === "days" && (
+            <fieldset aria-describedby={daysError ? `${id}-days-error` : undefined}>
+              <legend className="field-label">Days</legend>
+              <label className="inline-flex min-h-8 items-center gap-2 text-sm text-slate-800">
+                <input
+                  type="checkbox"
+                  className="size-4 accent-brand-700"
+                  checked={everyDay}
+                  onChange={() => onChange({ ...value, days: everyDay ? [] : [...ALL_DAYS] })}
+                />
+                Every day
+              </label>
+              {!everyDay && (
+                <div className="mt-2 flex flex-wrap gap-1.5">
+                  {ALL_DAYS.map((day) => (
+                    <button
+                      key={day}
+                      type="button"
+                      aria-pressed={value.days.includes(day)}
+                      onClick={() => toggleDay(day)}
+                      className={`min-h-9 min-w-11 rounded-lg border px-2 text-sm font-semibold ${value.days.includes(day) ? "border-brand-700 bg-brand-700 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100"}`}
+                    >
+                      <span aria-hidden="true">{WEEKDAY_SHORT_LABELS[day - 1]}</span>
+                      <span className="sr-only">{WEEKDAY_LABELS[day - 1]}</span>
+                    </button>
+                  ))}
+                </div>
+              )}
+              {daysError && (
+                <p id={`${id}-days-error`} className="field-error">
+                  {daysError}
+                </p>
+              )}
+            </fieldset>
+          )}
+          <ScheduleMoreOptions
+            value={value.more}
+            times={value.times}
+            onChange={(more) => onChange({ ...value, more })}
+            errors={errors}
+          />
         </>
       )}
     </div>

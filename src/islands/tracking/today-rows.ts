@@ -2,8 +2,8 @@
  * Today's rows (issues 19, 40): one per dose of a day, from the server's answer or, for a day
  * no answer was kept for and with no network, planned from the list's schedules.
  */
-import { isoWeekday } from "../../lib/dates";
 import { dosePhrase } from "../../lib/dose";
+import { amountAt } from "../../lib/due";
 import { AS_NEEDED, dueOn, type IntakeStatus, type IntakeTime, type TodayJson } from "../../lib/schedule";
 import type { Supplement } from "../../lib/types";
 
@@ -56,15 +56,18 @@ export function rowsOf(day: TodayJson): Row[] {
  * from the list's current schedules, nothing logged (waiting ticks are laid over it).
  */
 export function plannedDay(date: string, list: Supplement[]): Row[] {
-  const row = (s: Supplement, time: IntakeTime): Row => ({
-    key: `${s.id}/${time}`,
-    date,
-    supplementId: s.id,
-    name: s.name,
-    amount: s.doseAmount == null ? "" : dosePhrase(s.doseAmount, s.quantityType),
-    time,
-    status: null,
-  });
-  const due = dueOn(list, isoWeekday(date));
+  const row = (s: Supplement, time: IntakeTime): Row => {
+    const amount = amountAt(s.schedule, time, s.doseAmount ?? null);
+    return {
+      key: `${s.id}/${time}`,
+      date,
+      supplementId: s.id,
+      name: s.name,
+      amount: amount == null ? "" : dosePhrase(amount, s.quantityType),
+      time,
+      status: null,
+    };
+  };
+  const due = dueOn(list, date);
   return [...due.doses.map((d) => row(d.item, d.time)), ...due.asNeeded.map((s) => row(s, AS_NEEDED))];
 }

@@ -2,6 +2,7 @@
 import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Supplement, supplements, type User } from "../../db/schema";
+import { ingredientJson } from "../../src/lib/ingredients";
 import { type StockJson, stockOf } from "../../src/lib/stock";
 import type { Supplement as SupplementJson } from "../../src/lib/types";
 import { userToday } from "../tracking/versions";
@@ -19,6 +20,8 @@ export function toSupplementJson(row: Supplement, premium: boolean, stock?: Stoc
     sortOrder: row.sortOrder,
     schedule: row.schedule ?? null,
     doseAmount: row.doseAmount ?? null,
+    servingSize: row.servingSize ?? 1,
+    ingredients: (row.ingredients ?? []).map(ingredientJson),
     ...(stock === undefined ? {} : { stock }),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -4,6 +4,7 @@
  * dialog; user-facing strings are here. Its zod schemas are in validation.ts, so that the
  * islands that only need the labels and rules here (Today, History) do not load zod.
  */
+import type { StoredIngredient } from "./ingredients";
 
 /** The times of day with a clock time (also the reminded slots); `anytime` has none. */
 export const TIMED_DOSE_TIMES = ["morning", "afternoon", "evening", "bedtime"] as const;
@@ -110,6 +111,9 @@ export interface TodayDose {
   time: DoseTime;
   status: IntakeStatus | null;
   at: string | null;
+  /** Issue 47: what a serving held that day; only on a supplement with ingredients. */
+  servingSize?: number;
+  ingredients?: StoredIngredient[];
 }
 export interface TodayAsNeeded {
   supplementId: number;
@@ -118,6 +122,10 @@ export interface TodayAsNeeded {
   doseAmount: number | null;
   status: "taken" | null;
   at: string | null;
+  servingSize?: number;
+  ingredients?: StoredIngredient[];
+  /** How many were taken that day (as-needed counts); absent: one when `status` is taken. */
+  count?: number;
 }
 export interface TodayJson {
   date: string;

@@ -70,6 +70,9 @@ export interface Supplement {
   /** Issue 19: times and days, or null for as needed; the amount per dose. */
   schedule?: import("./schedule").Schedule | null;
   doseAmount?: number | null;
+  /** Issue 47: private; units of quantityType per serving, and what a serving holds. */
+  servingSize?: number;
+  ingredients?: import("./ingredients").IngredientJson[];
   /** Issue 40: private stock, on GET /api/supplements rows only (src/lib/stock.ts). */
   stock?: import("./stock").StockJson | null;
   /** ISO timestamps. */

@@ -288,9 +288,10 @@ describe("CSV", () => {
     const [header, ...rows] = parseCsv(text.slice(1));
     // The schedule (issue 19) is three readable columns at the end instead of its JSON.
     const columns = Object.keys(getTableColumns(supplements)).filter(
-      (c) => c !== "userId" && c !== "schedule" && c !== "doseAmount",
+      (c) => c !== "userId" && c !== "schedule" && c !== "doseAmount" && c !== "ingredients",
     );
-    expect(header).toEqual([...columns, "Times", "Days", "Amount"]);
+    // Issue 47: the ingredients as one readable column after them (tests/api/ingredients-private.test.ts).
+    expect(header).toEqual([...columns, "Times", "Days", "Amount", "Ingredients"]);
     const stored = await supplementRows(api, user);
     expect(rows).toHaveLength(stored.length);
     const defused = (v: unknown) => {
@@ -306,8 +307,8 @@ describe("CSV", () => {
     });
     // The seeded schedule: morning and evening on Mon, Wed, Fri, 2 capsules; the inserted rows
     // got the column's default (any time, every day) and no amount.
-    expect(rows[0]?.slice(columns.length)).toEqual(["Morning; Evening", "Mon; Wed; Fri", "2 Capsule(s)"]);
-    expect(rows[2]?.slice(columns.length)).toEqual(["Any time", "Every day", ""]);
+    expect(rows[0]?.slice(columns.length)).toEqual(["Morning; Evening", "Mon; Wed; Fri", "2 Capsule(s)", ""]);
+    expect(rows[2]?.slice(columns.length)).toEqual(["Any time", "Every day", "", ""]);
     // Every hostile name is there, and none starts a cell with a formula character.
     const names = rows.map((r) => r[columns.indexOf("name")] as string);
     for (const name of HOSTILE) expect(names).toContain(/^[=+\-@\t\r]/.test(name) ? `'${name}` : name);

@@ -75,6 +75,8 @@ describe("the answer's shape", () => {
       sortOrder: 0,
       schedule: { times: ["anytime"], days: [1, 2, 3, 4, 5, 6, 7] },
       doseAmount: null,
+      servingSize: 1,
+      ingredients: [],
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     });

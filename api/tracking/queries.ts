@@ -6,7 +6,7 @@ import { and, asc, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { intakeDays, intakes, scheduleVersions, supplements } from "../../db/schema";
 import { addDays, isoWeekday } from "../../src/lib/dates";
-import type { StoredIngredient } from "../../src/lib/ingredients";
+import { ingredientJson, type StoredIngredient } from "../../src/lib/ingredients";
 import {
   dueOn,
   type HistoryDay,
@@ -18,7 +18,7 @@ import {
 
 /** A version's serving and lines (issue 47), only when it has lines: Today's answer is unchanged without. */
 const strengthOf = (v: { servingSize: number; ingredients: StoredIngredient[] }) =>
-  v.ingredients.length > 0 ? { servingSize: v.servingSize, ingredients: v.ingredients } : {};
+  v.ingredients.length > 0 ? { servingSize: v.servingSize, ingredients: v.ingredients.map(ingredientJson) } : {};
 
 /** The doses of `date` from the versions in force on it (with what a serving held), and what was logged then. */
 export async function readDay(db: Db, userId: string, date: string, timeZone: string): Promise<TodayJson> {

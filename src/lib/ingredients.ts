@@ -1,10 +1,11 @@
 /**
  * A supplement's ingredient lines (issue 47): units and their conversion on entry, the stored
- * and answered shapes, the line and strength phrases, the picker's search and the prefill from
+ * and answered shapes, the picker's search and the prefill from
  * a supplement's name. Pure and import-light (no zod: its schema is in validation.ts), shared
- * by the API and the islands. The arithmetic of a day's totals is in totals.ts.
+ * by the API and the dialog. Words for a dose's strength are in strength.ts, the totals in totals.ts.
  */
 import { NUTRIENTS, NUTRIENTS_BY_ID, type Nutrient } from "./nutrients";
+import { tidy } from "./strength";
 
 export const SERVING_SIZE_MAX = 100;
 export const INGREDIENTS_MAX = 40;
@@ -43,12 +44,6 @@ export interface IngredientJson {
   entered: { amount: number; unit: string };
 }
 
-/** What a dose's strength needs of its supplement (or of the schedule version of the day). */
-export interface Strength {
-  servingSize: number;
-  ingredients: readonly StoredIngredient[];
-}
-
 /** `µg` (micro sign or Greek mu) and `ug` are mcg; `iu` is IU. */
 export function normalizeUnit(unit: string): string {
   const u = unit.trim();
@@ -63,9 +58,6 @@ const IU: Record<string, number> = { "vitamin-d": 0.025, "vitamin-a": 0.3, "vita
 
 /** The mass base (mcg or mg) of a unit such as `mcg RAE`; null for ml and IU. */
 const baseOf = (unit: string): "mcg" | "mg" | null => (unit.startsWith("mcg") ? "mcg" : unit === "mg" ? "mg" : null);
-
-/** Rounds away float noise (0.1 + 0.2) without losing an entered 3-decimal amount. */
-export const tidy = (value: number): number => Math.round(value * 1e6) / 1e6;
 
 /** `amount` of `unit` in `nutrient`'s unit; null when the nutrient does not accept the unit. */
 export function toNutrientUnit(nutrient: Nutrient, amount: number, unit: string): number | null {
@@ -99,41 +91,6 @@ export function ingredientJson(line: StoredIngredient): IngredientJson {
     unit: line.unit,
     entered: line.entered,
   };
-}
-
-const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
-/** en-US grouping, at most 2 decimals: `2,000`, `0.5`. */
-export const formatAmount = (value: number): string => numberFormat.format(value);
-
-/** `50 mcg (2,000 IU)` when typed in another unit, else `50 mcg`. */
-export function amountWithEntered(line: Pick<IngredientJson, "amount" | "unit" | "entered">): string {
-  const main = `${formatAmount(line.amount)} ${line.unit}`;
-  return line.entered.unit === line.unit ? main : `${main} (${formatAmount(line.entered.amount)} ${line.entered.unit})`;
-}
-
-/** A name inside a sentence: `vitamin D`, `zinc`; a custom name as typed. */
-const inSentence = (line: StoredIngredient): string => {
-  const nutrient = line.nutrient ? NUTRIENTS_BY_ID.get(line.nutrient) : undefined;
-  if (!nutrient) return line.name ?? "";
-  return nutrient.name.charAt(0).toLowerCase() + nutrient.name.slice(1);
-};
-
-/** Servings in one dose: the dose over the serving size; a dose without an amount is one serving. */
-export const servingsOf = (doseAmount: number | null | undefined, servingSize: number): number =>
-  doseAmount == null ? 1 : doseAmount / servingSize;
-
-/**
- * A dose's strength: `50 mcg vitamin D`, `50 mcg vitamin D, 11 mg zinc and 3 more`; '' without
- * lines. Amounts per dose (the dose over the serving size, times each line).
- */
-export function strengthPhrase(doseAmount: number | null | undefined, strength: Strength | null | undefined): string {
-  if (!strength || strength.ingredients.length === 0) return "";
-  const servings = servingsOf(doseAmount, strength.servingSize);
-  const words = strength.ingredients.map(
-    (line) => `${formatAmount(tidy(line.amount * servings))} ${line.unit} ${inSentence(line)}`,
-  );
-  if (words.length <= 2) return words.join(", ");
-  return `${words.slice(0, 2).join(", ")} and ${words.length - 2} more`;
 }
 
 const lower = (text: string) => text.toLowerCase();

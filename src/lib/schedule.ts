@@ -4,7 +4,7 @@
  * dialog; user-facing strings are here. Its zod schemas are in validation.ts, so that the
  * islands that only need the labels and rules here (Today, History) do not load zod.
  */
-import type { StoredIngredient } from "./ingredients";
+import type { IngredientJson } from "./ingredients";
 
 /** The times of day with a clock time (also the reminded slots); `anytime` has none. */
 export const TIMED_DOSE_TIMES = ["morning", "afternoon", "evening", "bedtime"] as const;
@@ -113,7 +113,7 @@ export interface TodayDose {
   at: string | null;
   /** Issue 47: what a serving held that day; only on a supplement with ingredients. */
   servingSize?: number;
-  ingredients?: StoredIngredient[];
+  ingredients?: IngredientJson[];
 }
 export interface TodayAsNeeded {
   supplementId: number;
@@ -123,7 +123,7 @@ export interface TodayAsNeeded {
   status: "taken" | null;
   at: string | null;
   servingSize?: number;
-  ingredients?: StoredIngredient[];
+  ingredients?: IngredientJson[];
   /** How many were taken that day (as-needed counts); absent: one when `status` is taken. */
   count?: number;
 }

@@ -3,8 +3,9 @@
  * due that day at the amounts of the schedule versions in force, and what was ticked). Units
  * and conversions are in ingredients.ts, the ULs in nutrients.ts. See docs/ingredients.md.
  */
-import { convertMass, formatAmount, type StoredIngredient, servingsOf, tidy } from "./ingredients";
+import { convertMass } from "./ingredients";
 import { NUTRIENTS_BY_ID } from "./nutrients";
+import { type StrengthLine, servingsOf, tidy } from "./strength";
 
 export interface SourceTotal {
   supplementId: number;
@@ -35,7 +36,7 @@ interface DayItem {
   name: string;
   doseAmount: number | null;
   servingSize?: number;
-  ingredients?: StoredIngredient[];
+  ingredients?: StrengthLine[];
 }
 export interface DayInput {
   date: string;
@@ -54,7 +55,7 @@ interface Bucket {
 }
 
 /** The line's bucket key and its amount in the bucket's unit (custom masses join the first line's unit). */
-function place(buckets: Map<string, Bucket>, line: StoredIngredient): { bucket: Bucket; amount: number } {
+function place(buckets: Map<string, Bucket>, line: StrengthLine): { bucket: Bucket; amount: number } {
   if (line.nutrient) {
     const nutrient = NUTRIENTS_BY_ID.get(line.nutrient);
     let bucket = buckets.get(line.nutrient);
@@ -139,17 +140,3 @@ export function dayTotals(day: DayInput): TotalsJson {
   nutrients.sort((a, b) => (b.percentOfUl ?? -1) - (a.percentOfUl ?? -1) || a.name.localeCompare(b.name, "en"));
   return { date: day.date, nutrients };
 }
-
-/** `Vitamin D: 150 mcg a day, above the 100 mcg upper limit for adults` (the larger of planned and taken). */
-export function overLimitLine(total: Pick<NutrientTotal, "name" | "unit" | "planned" | "taken" | "ul">): string {
-  const amount = Math.max(total.planned, total.taken);
-  return `${total.name}: ${formatAmount(amount)} ${total.unit} a day, above the ${formatAmount(total.ul ?? 0)} ${total.unit} upper limit for adults`;
-}
-
-export const TOTALS_MESSAGES = {
-  disclaimer:
-    "Upper limits are for healthy adults (NIH Office of Dietary Supplements). Not medical advice: ask your doctor or pharmacist.",
-  empty: "Add what's in each supplement to see your daily totals.",
-  title: "What's in your stack",
-  tooOld: "Only the last 366 days can be read",
-} as const;

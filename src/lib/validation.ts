@@ -377,6 +377,8 @@ export const supplementInputSchema = z.object({
   ingredients: ingredientsSchema.optional(),
 });
 export type SupplementInput = z.infer<typeof supplementInputSchema>;
+/** What the dialog sends: ingredient lines as typed (the server converts them, keeping what was typed). */
+export type SupplementBody = z.input<typeof supplementInputSchema>;
 
 export const reorderSchema = z.object({
   supplementIds: z

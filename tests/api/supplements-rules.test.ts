@@ -53,6 +53,8 @@ interface Json {
   sortOrder: number;
   schedule: { times: string[]; days: number[] } | null;
   doseAmount: number | null;
+  servingSize: number;
+  ingredients: unknown[];
   createdAt: string;
   updatedAt: string;
 }

@@ -44,19 +44,24 @@ describe("CSV", () => {
           quantityType: "Tablet(s)",
           schedule: { times: ["morning", "evening"], days: [1, 3] },
           doseAmount: 2,
+          ingredients: [
+            { nutrient: "vitamin-d", amount: 50, unit: "mcg", entered: { amount: 2000, unit: "IU" } },
+            { name: "=Creatine", amount: 5, unit: "g", entered: { amount: 5, unit: "g" } },
+          ],
         },
         { id: 2, name: "=cmd", quantityType: "Scoop(s)", schedule: null, doseAmount: null },
       ],
     };
     const header = Object.keys(getTableColumns(supplements)).filter(
-      (k) => k !== "userId" && k !== "schedule" && k !== "doseAmount",
+      (k) => k !== "userId" && k !== "schedule" && k !== "doseAmount" && k !== "ingredients",
     );
     const text = exportCsv(doc);
     expect(text.startsWith("\uFEFF")).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     const lines = text.slice(1).split("\r\n");
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toBe([...header, "Times", "Days", "Amount"].join(","));
+    // Issue 47: the ingredients as one readable column, what was typed in brackets.
+    expect(lines[0]).toBe([...header, "Times", "Days", "Amount", "Ingredients"].join(","));
     const cell = (row: Record<string, unknown>, key: string) => csvField(row[key]);
     expect(lines[1]).toBe(
       [
@@ -64,11 +69,12 @@ describe("CSV", () => {
         "Morning; Evening",
         "Mon; Wed",
         "2 Tablet(s)",
+        "Vitamin D 50 mcg (2000 IU); =Creatine 5 g",
       ].join(","),
     );
     expect(lines[1]).toContain('"Zinc, chelated"');
     expect(lines[2]).toBe(
-      [...header.map((k) => cell(doc.supplements[1] as Record<string, unknown>, k)), "As needed", "", ""].join(","),
+      [...header.map((k) => cell(doc.supplements[1] as Record<string, unknown>, k)), "As needed", "", "", ""].join(","),
     );
     expect(lines[2]).toContain("'=cmd");
     expect(lines[3]).toBe("");

@@ -5,6 +5,7 @@
 import { isoWeekday } from "../../lib/dates";
 import { dosePhrase } from "../../lib/dose";
 import { AS_NEEDED, dueOn, type IntakeStatus, type IntakeTime, type TodayJson } from "../../lib/schedule";
+import { withStrength } from "../../lib/strength";
 import type { Supplement } from "../../lib/types";
 
 export interface Row {
@@ -35,7 +36,12 @@ export function rowsOf(day: TodayJson): Row[] {
       date: day.date,
       supplementId: d.supplementId,
       name: d.name,
-      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+      amount: withStrength(
+        d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+        d.doseAmount,
+        d.quantityType,
+        d,
+      ),
       time: d.time as IntakeTime,
       status: d.status,
     })),
@@ -44,7 +50,12 @@ export function rowsOf(day: TodayJson): Row[] {
       date: day.date,
       supplementId: d.supplementId,
       name: d.name,
-      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+      amount: withStrength(
+        d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+        d.doseAmount,
+        d.quantityType,
+        d,
+      ),
       time: AS_NEEDED as IntakeTime,
       status: d.status,
     })),
@@ -61,7 +72,12 @@ export function plannedDay(date: string, list: Supplement[]): Row[] {
     date,
     supplementId: s.id,
     name: s.name,
-    amount: s.doseAmount == null ? "" : dosePhrase(s.doseAmount, s.quantityType),
+    amount: withStrength(
+      s.doseAmount == null ? "" : dosePhrase(s.doseAmount, s.quantityType),
+      s.doseAmount,
+      s.quantityType,
+      s,
+    ),
     time,
     status: null,
   });

@@ -97,7 +97,7 @@ export default function IngredientsFields({ value, onChange, name, errors }: Pro
   const sizeError = error("servingSize");
 
   return (
-    <fieldset className="space-y-3 rounded-xl border border-slate-200 p-3" data-testid="ingredients-fields">
+    <fieldset className="min-w-0 space-y-3 rounded-xl border border-slate-200 p-3" data-testid="ingredients-fields">
       <legend className="px-1 text-sm font-semibold text-slate-900">Ingredients</legend>
       <div>
         <label htmlFor={`${id}-serving`} className="field-label">
@@ -135,7 +135,7 @@ export default function IngredientsFields({ value, onChange, name, errors }: Pro
                 className="grid grid-cols-[1fr_auto] gap-2 sm:grid-cols-[1fr_6rem_7rem_auto]"
                 data-testid="ingredient-line"
               >
-                <div className="col-span-2 sm:col-span-1">
+                <div className="min-w-0">
                   <NutrientPicker
                     id={`${id}-name-${line.key}`}
                     label={`Ingredient ${n}`}
@@ -148,7 +148,7 @@ export default function IngredientsFields({ value, onChange, name, errors }: Pro
                     }}
                   />
                 </div>
-                <div className="flex gap-2 sm:contents">
+                <div className="col-span-2 flex gap-2 sm:col-span-1 sm:contents">
                   <input
                     className="field-input min-w-0 flex-1"
                     aria-label={`Amount ${n}`}
@@ -171,7 +171,7 @@ export default function IngredientsFields({ value, onChange, name, errors }: Pro
                 </div>
                 <button
                   type="button"
-                  className="btn btn-outline btn-sm self-start"
+                  className="btn btn-outline btn-sm self-start sm:order-last"
                   aria-label={`Remove ingredient ${n}`}
                   onClick={() => onChange({ ...value, auto: false, lines: value.lines.filter((_, i) => i !== index) })}
                 >

@@ -23,6 +23,7 @@ import {
   STATEMENT_TIMEOUT_MESSAGE,
 } from "./http";
 import { imageRoutes, uploadRoutes } from "./images";
+import { ingredientRoutes } from "./ingredients";
 import { insightsRoutes } from "./insights/routes";
 import { errorFields, log } from "./log";
 import { profileRoutes } from "./profile";
@@ -193,6 +194,7 @@ export function createApp(ctx: AppContext) {
   api.route("/", supplementRoutes);
   api.route("/", stockRoutes);
   api.route("/", trackingRoutes);
+  api.route("/", ingredientRoutes);
   api.route("/", uploadRoutes);
   api.route("/", billingRoutes);
   api.route("/", insightsRoutes);

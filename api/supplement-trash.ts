@@ -20,6 +20,9 @@ export { rowsOf };
 
 export const UNDO_ACCEPT_MS = UNDO_DELETE_MS + 4000;
 
+/** Columns added since a copy may have been kept (issue 47), at their defaults beneath the copy. */
+const ADDED_COLUMNS = sql`'{"serving_size": 1, "ingredients": []}'::jsonb`;
+
 const cutoff = () => new Date(nowMs() - UNDO_ACCEPT_MS).toISOString();
 
 /** The statement's CTE that drops every expired copy (of anyone): nothing outlives its window for long. */
@@ -70,7 +73,7 @@ export async function restoreFromTrash(tx: Tx, userId: string, id: number): Prom
       returning t.*
     ), restored as (
       insert into ${supplements} overriding system value
-      select r.* from taken, jsonb_populate_record(null::${supplements}, taken.row) r
+      select r.* from taken, jsonb_populate_record(null::${supplements}, ${ADDED_COLUMNS} || taken.row) r
       returning id
     ), old_versions as (
       delete from ${scheduleVersions} v using taken
@@ -78,10 +81,12 @@ export async function restoreFromTrash(tx: Tx, userId: string, id: number): Prom
         and v.valid_from not in (select (e ->> 'valid_from')::date from jsonb_array_elements(taken.versions) e)
     ), versions as (
       insert into ${scheduleVersions}
-      select v.* from taken, jsonb_populate_recordset(null::${scheduleVersions}, taken.versions) v
+      select v.* from taken, jsonb_array_elements(taken.versions) e,
+        jsonb_populate_record(null::${scheduleVersions}, ${ADDED_COLUMNS} || e) v
       on conflict (user_id, supplement_id, valid_from) do update set
         name = excluded.name, quantity_type = excluded.quantity_type, dose_amount = excluded.dose_amount,
-        schedule = excluded.schedule, deleted = excluded.deleted
+        schedule = excluded.schedule, deleted = excluded.deleted,
+        serving_size = excluded.serving_size, ingredients = excluded.ingredients
     ), clicks as (
       insert into ${supplementDailyClicks}
       select k.* from restored, taken, jsonb_populate_recordset(null::${supplementDailyClicks}, taken.clicks) k

@@ -63,12 +63,14 @@ export const supplementRoutes = new Hono<AppEnv>()
           from ${supplements} where ${supplements.userId} = ${user.id}
         ), added as (
           insert into ${supplements}
-            (user_id, name, quantity_type, frequency, affiliate_link, notes, sort_order, schedule, dose_amount)
+            (user_id, name, quantity_type, frequency, affiliate_link, notes, sort_order, schedule, dose_amount,
+             serving_size, ingredients)
           select ${user.id}, ${input.name}, ${input.quantityType}, ${input.frequency},
             ${user.isPremium ? emptyToNull(input.affiliateLink) : null}::text,
             ${user.isPremium ? emptyToNull(input.notes) : null}::text,
             stats.next, ${schedule === null ? null : JSON.stringify(schedule)}::jsonb,
-            ${input.doseAmount ?? null}::numeric
+            ${input.doseAmount ?? null}::numeric,
+            ${input.servingSize ?? 1}::numeric, ${JSON.stringify(input.ingredients ?? [])}::jsonb
           from stats where stats.n < ${MAX_SUPPLEMENTS}
           returning *
         ), ${versionCtes("added", user.id, today, false)}
@@ -138,6 +140,8 @@ export const supplementRoutes = new Hono<AppEnv>()
     const today = userToday(user);
     if (input.schedule !== undefined) changes.schedule = completeSchedule(input.schedule, today);
     if (input.doseAmount !== undefined) changes.doseAmount = input.doseAmount;
+    if (input.servingSize !== undefined) changes.servingSize = input.servingSize;
+    if (input.ingredients !== undefined) changes.ingredients = input.ingredients;
     const row = await c.get("ctx").database.db.transaction(async (tx) => {
       const [updated] = await tx
         .update(supplements)

@@ -181,6 +181,11 @@ function scenarioTable(s: Setup): Scenario[] {
       BROWSER_USER_AGENT,
     ),
     signedIn("today", `\`GET /api/today\` signed in (${config.perUser} supplements scheduled)`, "/api/today"),
+    signedIn(
+      "totals",
+      `\`GET /api/stack/totals\` signed in (${config.perUser} supplements, 2 ingredient lines each)`,
+      "/api/stack/totals",
+    ),
     signedIn("history", `\`GET /api/history\` of ${config.trackedDays} days, a year of doses logged`, historyPath()),
   ];
   return table.filter((x) => selected(x.id));
@@ -285,6 +290,7 @@ async function statementProbes(s: Setup, stats: postgres.Sql, db: BenchDatabase,
     ["Social card (warm)", () => call(s.cardPaths[0] ?? "", 200)],
     ["`/go/{id}`, a counted click (warm)", () => call(`/go/${s.goIds[0]}`, 302, browser)],
     ["`GET /api/today` (warm)", () => call("/api/today", 200, { headers: signed(s.dashboard) })],
+    ["`GET /api/stack/totals` (warm)", () => call("/api/stack/totals", 200, { headers: signed(s.dashboard) })],
     [
       "`GET /api/supplements` (warm, stock on every supplement)",
       () => call("/api/supplements", 200, { headers: signed(s.dashboard) }),

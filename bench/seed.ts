@@ -181,15 +181,28 @@ const TRACK_SCHEDULES = [
  * 'as needed') in force from `days - 1` days ago (UTC), every ended day's doses logged by a fixed
  * hash (~87% taken, 8% skipped, 5% missed). `ids[0]`'s dose is 'anytime' every day.
  */
+/** Nutrients of the table (in mg) the bench's supplements carry. */
+const BENCH_NUTRIENTS = ["zinc", "magnesium", "vitamin-c", "iron", "calcium"];
+
 export async function seedTracking(sql: postgres.Sql, userId: string, ids: number[], days: number): Promise<void> {
   const plan = ids.map((id, i) => ({
     id,
     schedule: i % 10 === 9 ? null : TRACK_SCHEDULES[i % TRACK_SCHEDULES.length],
     dose: 1 + (i % 3),
+    // Issue 47: two ingredient lines each (the totals read has work to do).
+    ingredients: [
+      {
+        nutrient: BENCH_NUTRIENTS[i % BENCH_NUTRIENTS.length],
+        amount: 10,
+        unit: "mg",
+        entered: { amount: 10, unit: "mg" },
+      },
+      { name: `Extract ${i % 5}`, amount: 100, unit: "mg", entered: { amount: 100, unit: "mg" } },
+    ],
   }));
   await sql`
-    update supplements set schedule = p.schedule, dose_amount = p.dose
-    from jsonb_to_recordset(${sql.json(plan)}) as p(id int, schedule jsonb, dose numeric)
+    update supplements set schedule = p.schedule, dose_amount = p.dose, ingredients = p.ingredients
+    from jsonb_to_recordset(${sql.json(plan)}) as p(id int, schedule jsonb, dose numeric, ingredients jsonb)
     where supplements.id = p.id and supplements.user_id = ${userId}`;
   const [dates] = await sql<{ today: string; from: string }[]>`
     select to_char(d, 'YYYY-MM-DD') as today, to_char(d - ${days - 1}::int, 'YYYY-MM-DD') as from
@@ -198,8 +211,8 @@ export async function seedTracking(sql: postgres.Sql, userId: string, ids: numbe
   await sql`delete from schedule_versions where user_id = ${userId}`;
   await sql`delete from intakes where user_id = ${userId}`;
   await sql`
-    insert into schedule_versions (user_id, supplement_id, valid_from, name, quantity_type, dose_amount, schedule)
-    select user_id, id, ${from}::date, name, quantity_type, dose_amount, schedule from supplements
+    insert into schedule_versions (user_id, supplement_id, valid_from, name, quantity_type, dose_amount, schedule, ingredients)
+    select user_id, id, ${from}::date, name, quantity_type, dose_amount, schedule, ingredients from supplements
     where user_id = ${userId}`;
   await sql`
     insert into intakes (user_id, date, supplement_id, time, status, name, at)

@@ -20,6 +20,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { StoredIngredient } from "../src/lib/ingredients";
 import { DEFAULT_SCHEDULE, type Schedule } from "../src/lib/schedule";
 import type { StockRefill } from "../src/lib/stock";
 
@@ -161,6 +162,9 @@ export const supplements = pgTable(
     /** Times of day and ISO weekdays, or null for 'as needed' (issue 19, src/lib/schedule.ts). */
     schedule: jsonb("schedule").$type<Schedule | null>().default(DEFAULT_SCHEDULE),
     doseAmount: numeric("dose_amount", { precision: 6, scale: 2, mode: "number" }),
+    /** What is in it (issue 47, src/lib/ingredients.ts): units of quantityType per serving, and its lines per serving. */
+    servingSize: numeric("serving_size", { precision: 5, scale: 2, mode: "number" }).notNull().default(1),
+    ingredients: jsonb("ingredients").$type<StoredIngredient[]>().notNull().default([]),
     /** Stock (issue 40, docs/stock.md): units in a pack, for `+1 pack`. */
     unitsPerPack: numeric("units_per_pack", { precision: 8, scale: 2, mode: "number" }),
     /** The last count on hand ('I have N left'), when it was set, and that day in the user's zone. */
@@ -298,6 +302,9 @@ export const scheduleVersions = pgTable(
     doseAmount: numeric("dose_amount", { precision: 6, scale: 2, mode: "number" }),
     schedule: jsonb("schedule").$type<Schedule | null>(),
     deleted: boolean("deleted").notNull().default(false),
+    /** Issue 47: what was in a serving then, so a past day keeps its totals. */
+    servingSize: numeric("serving_size", { precision: 5, scale: 2, mode: "number" }).notNull().default(1),
+    ingredients: jsonb("ingredients").$type<StoredIngredient[]>().notNull().default([]),
   },
   (t) => [primaryKey({ name: "schedule_versions_pk", columns: [t.userId, t.supplementId, t.validFrom] })],
 );

@@ -11,6 +11,7 @@ import { and, asc, eq, getTableColumns, gt } from "drizzle-orm";
 import { type Db, inOneSnapshot } from "../../db/client";
 import { accounts, sessions, supplementDailyClicks, supplements, type User, users } from "../../db/schema";
 import { EXPORT_FORMAT } from "../../src/lib/account";
+import { ingredientJson, type StoredIngredient } from "../../src/lib/ingredients";
 import { deviceName } from "../../src/lib/user-agent";
 import { now } from "../clock";
 import type { AppContext } from "../context";
@@ -218,19 +219,32 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** A supplement's lines per serving for the CSV, what was typed in brackets when converted. */
+function ingredientsCell(lines: StoredIngredient[]): string {
+  return lines
+    .map(ingredientJson)
+    .map((l) => {
+      const typed = l.entered.unit === l.unit ? "" : ` (${l.entered.amount} ${l.entered.unit})`;
+      return `${l.name} ${l.amount} ${l.unit}${typed}`;
+    })
+    .join("; ");
+}
+
 /** The supplements of an export as CSV: a header row, one row per supplement, CRLF, UTF-8 with a BOM. */
 export function exportCsv(doc: ExportDocument): string {
   const list = (doc.supplements as Record<string, unknown>[] | undefined) ?? [];
   // The schedule (issue 19) reads as three columns a person can read: Times, Days, Amount.
-  const scheduleKeys = new Set(["schedule", "doseAmount"]);
+  // The ingredients (issue 47) read as one column: `Vitamin D 50 mcg (2000 IU); Creatine 5 g`.
+  const scheduleKeys = new Set(["schedule", "doseAmount", "ingredients"]);
   const header = Object.keys(getTableColumns(supplements)).filter(
     (k) => !WITHHELD_SUPPLEMENT_COLUMNS.has(k) && !scheduleKeys.has(k),
   );
-  const lines = [[...header, ...SCHEDULE_CSV_HEADERS].map(csvField).join(",")];
+  const lines = [[...header, ...SCHEDULE_CSV_HEADERS, "Ingredients"].map(csvField).join(",")];
   for (const row of list) {
     const cells = scheduleCsvCells(row as Parameters<typeof scheduleCsvCells>[0]);
     const json = (value: unknown) => (value !== null && typeof value === "object" ? JSON.stringify(value) : value);
-    lines.push([...header.map((key) => json(row[key])), ...cells].map(csvField).join(","));
+    const ingredients = ingredientsCell((row.ingredients as StoredIngredient[] | undefined) ?? []);
+    lines.push([...header.map((key) => json(row[key])), ...cells, ingredients].map(csvField).join(","));
   }
   return `\uFEFF${lines.join("\r\n")}\r\n`;
 }

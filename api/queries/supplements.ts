@@ -3,6 +3,7 @@ import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { type Supplement, supplements, type User } from "../../db/schema";
 import { scheduleStatus } from "../../src/lib/due";
+import { ingredientJson } from "../../src/lib/ingredients";
 import { type StockJson, stockOf } from "../../src/lib/stock";
 import type { Supplement as SupplementJson } from "../../src/lib/types";
 import { userToday } from "../tracking/versions";
@@ -27,6 +28,8 @@ export function toSupplementJson(
     doseAmount: row.doseAmount ?? null,
     // Issue 48: where the schedule stands on the user's today (null for as needed).
     ...(today === undefined ? {} : { status: scheduleStatus(row.schedule ?? null, today) }),
+    servingSize: row.servingSize ?? 1,
+    ingredients: (row.ingredients ?? []).map(ingredientJson),
     ...(stock === undefined ? {} : { stock }),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

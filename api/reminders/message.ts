@@ -1,6 +1,7 @@
 /** One reminder's words: the push payload and the e-mail, from the slot's open doses. */
 import { dosePhrase } from "../../src/lib/dose";
 import { type ReminderPayload, type ReminderSlot, reminderTitle } from "../../src/lib/reminders";
+import { type StrengthLine, withStrength } from "../../src/lib/strength";
 import type { Config } from "../config";
 import type { Mail } from "../mail";
 import { unsubscribeUrl } from "./unsubscribe";
@@ -11,6 +12,8 @@ export interface OpenDose {
   name: string;
   quantityType: string;
   doseAmount: number | null;
+  servingSize?: number;
+  ingredients?: StrengthLine[];
 }
 
 export const TODAY_URL = "/dashboard#today";
@@ -22,7 +25,12 @@ export const TODAY_URL = "/dashboard#today";
 export const MAX_PUSH_PAYLOAD_BYTES = 3000;
 
 const doseLine = (d: OpenDose) => {
-  const phrase = d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType);
+  const phrase = withStrength(
+    d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+    d.doseAmount,
+    d.quantityType,
+    d,
+  );
   return phrase ? `${d.name} (${phrase})` : d.name;
 };
 

@@ -7,6 +7,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
+import { ingredientJson, type StoredIngredient } from "../../src/lib/ingredients";
 import {
   LATE_LIMIT_MINUTES,
   REMINDER_SLOTS,
@@ -238,10 +239,11 @@ export async function openDoses(
   const json = JSON.stringify(wanted.map((w) => ({ user_id: w.userId, local_date: w.localDate, slot: w.slot })));
   const result = await db.execute(sql`
     select distinct r.user_id, r.local_date::text as local_date, r.slot, v.supplement_id, t.time, v.name,
-      v.quantity_type, coalesce((v.schedule -> 'amounts' ->> t.time)::numeric, v.dose_amount) as dose_amount, (t.time = 'anytime') as later, coalesce(s.sort_order, 2147483647) as sort_order
+      v.quantity_type, coalesce((v.schedule -> 'amounts' ->> t.time)::numeric, v.dose_amount) as dose_amount, v.serving_size, v.ingredients, (t.time = 'anytime') as later, coalesce(s.sort_order, 2147483647) as sort_order
     from (select distinct * from jsonb_to_recordset(${json}::jsonb) as x(user_id text, local_date date, slot text)) r
     cross join lateral (
-      select distinct on (sv.supplement_id) sv.supplement_id, sv.name, sv.quantity_type, sv.dose_amount, sv.schedule, sv.deleted
+      select distinct on (sv.supplement_id) sv.supplement_id, sv.name, sv.quantity_type, sv.dose_amount, sv.schedule, sv.deleted,
+        sv.serving_size, sv.ingredients
       from schedule_versions sv where sv.user_id = r.user_id and sv.valid_from <= r.local_date
       order by sv.supplement_id, sv.valid_from desc) v
     cross join lateral jsonb_array_elements_text(coalesce(v.schedule -> 'times', '[]'::jsonb)) as t(time)
@@ -261,6 +263,9 @@ export async function openDoses(
       name: String(row.name),
       quantityType: String(row.quantity_type),
       doseAmount: row.dose_amount === null ? null : Number(row.dose_amount),
+      // Issue 47: the dose's strength (`1 soft gel · 50 mcg vitamin D`).
+      servingSize: Number(row.serving_size ?? 1),
+      ingredients: ((row.ingredients ?? []) as StoredIngredient[]).map(ingredientJson),
     });
     out.set(key, list);
   }

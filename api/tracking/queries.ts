@@ -7,6 +7,7 @@ import type { Db } from "../../db/client";
 import { intakeDays, intakes, scheduleVersions, supplements } from "../../db/schema";
 import { addDays } from "../../src/lib/dates";
 import { amountAt } from "../../src/lib/due";
+import { ingredientJson, type StoredIngredient } from "../../src/lib/ingredients";
 import {
   dueOn,
   type HistoryDay,
@@ -16,7 +17,11 @@ import {
   type TodayJson,
 } from "../../src/lib/schedule";
 
-/** The doses of `date` from the versions in force on it, and what was logged then. */
+/** A version's serving and lines (issue 47), only when it has lines: Today's answer is unchanged without. */
+const strengthOf = (v: { servingSize: number; ingredients: StoredIngredient[] }) =>
+  v.ingredients.length > 0 ? { servingSize: v.servingSize, ingredients: v.ingredients.map(ingredientJson) } : {};
+
+/** The doses of `date` from the versions in force on it (with what a serving held), and what was logged then. */
 export async function readDay(db: Db, userId: string, date: string, timeZone: string): Promise<TodayJson> {
   const [versions, logged] = await Promise.all([
     db
@@ -27,6 +32,8 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
         doseAmount: scheduleVersions.doseAmount,
         schedule: scheduleVersions.schedule,
         deleted: scheduleVersions.deleted,
+        servingSize: scheduleVersions.servingSize,
+        ingredients: scheduleVersions.ingredients,
         sortOrder: supplements.sortOrder,
       })
       .from(scheduleVersions)
@@ -61,6 +68,7 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
       time,
       status: (entry?.status as IntakeStatus | undefined) ?? null,
       at: entry?.at.toISOString() ?? null,
+      ...strengthOf(v),
     };
   });
   const asNeeded: TodayAsNeeded[] = due.asNeeded.map((v) => {
@@ -72,6 +80,7 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
       doseAmount: v.doseAmount,
       status: entry ? "taken" : null,
       at: entry?.at.toISOString() ?? null,
+      ...strengthOf(v),
     };
   });
   return {

@@ -41,6 +41,8 @@ async function write(
         doseAmount: row.doseAmount ?? null,
         schedule: row.schedule ?? null,
         deleted: row.deleted,
+        servingSize: row.servingSize ?? 1,
+        ingredients: row.ingredients ?? [],
       },
     });
 }
@@ -51,7 +53,14 @@ export function recordVersion(tx: Tx, user: Pick<User, "id" | "timeZone">, row: 
     tx,
     user.id,
     row.id,
-    { name: row.name, quantityType: row.quantityType, doseAmount: row.doseAmount, schedule: row.schedule },
+    {
+      name: row.name,
+      quantityType: row.quantityType,
+      doseAmount: row.doseAmount,
+      schedule: row.schedule,
+      servingSize: row.servingSize,
+      ingredients: row.ingredients,
+    },
     userToday(user),
   );
 }
@@ -62,7 +71,15 @@ export function recordDeletion(tx: Tx, user: Pick<User, "id" | "timeZone">, row:
     tx,
     user.id,
     row.id,
-    { name: row.name, quantityType: row.quantityType, doseAmount: row.doseAmount, schedule: null, deleted: true },
+    {
+      name: row.name,
+      quantityType: row.quantityType,
+      doseAmount: row.doseAmount,
+      schedule: null,
+      deleted: true,
+      servingSize: row.servingSize,
+      ingredients: row.ingredients,
+    },
     userToday(user),
   );
 }
@@ -79,12 +96,14 @@ export function versionCtes(source: "added" | "deleted", userId: string, today: 
       delete from ${scheduleVersions} as sv using ${from} as s
       where sv.user_id = ${userId} and sv.supplement_id = s.id and sv.valid_from > ${today}::date
     ), new_version as (
-      insert into ${scheduleVersions} (user_id, supplement_id, valid_from, name, quantity_type, dose_amount, schedule, deleted)
+      insert into ${scheduleVersions}
+        (user_id, supplement_id, valid_from, name, quantity_type, dose_amount, schedule, deleted, serving_size, ingredients)
       select ${userId}, s.id, ${today}::date, s.name, s.quantity_type, s.dose_amount,
-        ${deleted ? sql`null::jsonb` : sql`s.schedule`}, ${sql.raw(String(deleted))}
+        ${deleted ? sql`null::jsonb` : sql`s.schedule`}, ${sql.raw(String(deleted))}, s.serving_size, s.ingredients
       from ${from} as s
       on conflict (user_id, supplement_id, valid_from) do update set
         name = excluded.name, quantity_type = excluded.quantity_type, dose_amount = excluded.dose_amount,
-        schedule = excluded.schedule, deleted = excluded.deleted
+        schedule = excluded.schedule, deleted = excluded.deleted,
+        serving_size = excluded.serving_size, ingredients = excluded.ingredients
     )`;
 }

@@ -12,6 +12,11 @@ import type { CurrentUser, Supplement } from "../lib/types";
 import { supplementInputSchema } from "../lib/validation";
 import { $dialog, addSupplement, updateSupplement } from "../stores/supplements";
 import { $user, seedUser } from "../stores/user";
+import IngredientsFields, {
+  type IngredientsValue,
+  ingredientsPayload,
+  ingredientsValueOf,
+} from "./ingredients/IngredientsFields";
 import ScheduleFields, { type ScheduleValue, schedulePayload, scheduleValueOf } from "./tracking/ScheduleFields";
 
 type FieldName = "name" | "quantityType" | "frequency" | "affiliateLink" | "notes";
@@ -51,6 +56,8 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
   // Issue 19: the schedule and amount (their errors are keyed `schedule.times`, `doseAmount`…).
   const [track, setTrack] = useState<ScheduleValue>(() => scheduleValueOf(null));
   const [trackErrors, setTrackErrors] = useState<Record<string, string | undefined>>({});
+  // Issue 47: what is in a serving (errors keyed `servingSize`, `ingredients.0.amount`…).
+  const [ingredients, setIngredients] = useState<IngredientsValue>(() => ingredientsValueOf(null));
   const [busy, setBusy] = useState(false);
   const id = useId();
 
@@ -58,6 +65,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
     if (!open) return;
     setValues(editing ? fromSupplement(editing) : empty());
     setTrack(scheduleValueOf(editing));
+    setIngredients(ingredientsValueOf(editing));
     setTrackErrors({});
     setErrors({});
     setBusy(false);
@@ -77,6 +85,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
         ? values
         : { name: values.name, quantityType: values.quantityType, frequency: values.frequency }),
       ...schedulePayload(track),
+      ...ingredientsPayload(ingredients),
     };
     const parsed = supplementInputSchema.safeParse(payload);
     if (!parsed.success) {
@@ -84,7 +93,9 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
       const foundTrack: Record<string, string> = {};
       for (const issue of parsed.error.issues) {
         const key = issue.path.slice(0, 2).join(".");
-        if (issue.path[0] === "schedule" || issue.path[0] === "doseAmount") foundTrack[key] ??= issue.message;
+        if (issue.path[0] === "ingredients" || issue.path[0] === "servingSize") {
+          foundTrack[issue.path.slice(0, 3).join(".")] ??= issue.message;
+        } else if (issue.path[0] === "schedule" || issue.path[0] === "doseAmount") foundTrack[key] ??= issue.message;
         else found[issue.path[0] as FieldName] ??= issue.message;
       }
       setErrors(found);
@@ -92,12 +103,14 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
       return;
     }
     setBusy(true);
+    // The lines go as typed: the server converts them and keeps what was typed beside.
+    const body = { ...parsed.data, ...ingredientsPayload(ingredients) };
     try {
       if (editing) {
-        await updateSupplement(editing.id, parsed.data);
+        await updateSupplement(editing.id, body);
         notify.success(SUPPLEMENT_MESSAGES.updated);
       } else {
-        await addSupplement(parsed.data);
+        await addSupplement(body);
         notify.success(SUPPLEMENT_MESSAGES.added);
       }
       $dialog.set(null);
@@ -107,7 +120,8 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
         const found: Partial<Record<FieldName, string>> = {};
         const foundTrack: Record<string, string | undefined> = {};
         for (const [key, list] of Object.entries(error.errors)) {
-          if (key.startsWith("schedule") || key === "doseAmount")
+          if (key.startsWith("ingredients") || key === "servingSize") foundTrack[key] = list[0];
+          else if (key.startsWith("schedule") || key === "doseAmount")
             foundTrack[key.split(".").slice(0, 2).join(".")] = list[0];
           else found[key as FieldName] = list[0];
         }
@@ -172,6 +186,15 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
             setTrackErrors({});
           }}
           quantityType={values.quantityType}
+          errors={trackErrors}
+        />
+        <IngredientsFields
+          value={ingredients}
+          onChange={(next) => {
+            setIngredients(next);
+            setTrackErrors({});
+          }}
+          name={values.name}
           errors={trackErrors}
         />
         {user.isPremium ? (

@@ -97,7 +97,12 @@ function Row({
           )}
         </div>
         <p className="user-text mt-0.5 text-sm text-slate-700">
-          <DoseLine doseAmount={supplement.doseAmount} quantityType={supplement.quantityType} />
+          <DoseLine
+            doseAmount={supplement.doseAmount}
+            quantityType={supplement.quantityType}
+            servingSize={supplement.servingSize}
+            ingredients={supplement.ingredients}
+          />
           {supplement.frequency}
         </p>
         <ScheduleStatusLine schedule={supplement.schedule} status={supplement.status} today={today} />

@@ -6,6 +6,7 @@
  */
 
 import { isDueOn } from "./due";
+import type { IngredientJson } from "./ingredients";
 
 /** The times of day with a clock time (also the reminded slots); `anytime` has none. */
 export const TIMED_DOSE_TIMES = ["morning", "afternoon", "evening", "bedtime"] as const;
@@ -123,6 +124,9 @@ export interface TodayDose {
   time: DoseTime;
   status: IntakeStatus | null;
   at: string | null;
+  /** Issue 47: what a serving held that day; only on a supplement with ingredients. */
+  servingSize?: number;
+  ingredients?: IngredientJson[];
 }
 export interface TodayAsNeeded {
   supplementId: number;
@@ -131,6 +135,10 @@ export interface TodayAsNeeded {
   doseAmount: number | null;
   status: "taken" | null;
   at: string | null;
+  servingSize?: number;
+  ingredients?: IngredientJson[];
+  /** How many were taken that day (as-needed counts); absent: one when `status` is taken. */
+  count?: number;
 }
 export interface TodayJson {
   date: string;

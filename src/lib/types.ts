@@ -72,6 +72,9 @@ export interface Supplement {
   doseAmount?: number | null;
   /** Issue 48: where the schedule stands on the user's today; null for as needed (src/lib/due.ts). */
   status?: import("./due").ScheduleStatus | null;
+  /** Issue 47: private; units of quantityType per serving, and what a serving holds. */
+  servingSize?: number;
+  ingredients?: import("./ingredients").IngredientJson[];
   /** Issue 40: private stock, on GET /api/supplements rows only (src/lib/stock.ts). */
   stock?: import("./stock").StockJson | null;
   /** ISO timestamps. */

@@ -21,8 +21,20 @@ import {
   USERNAME_PATTERN,
 } from "./constants";
 import { canonicalTimeZone, isCalendarDate } from "./dates";
+import {
+  CUSTOM_UNITS,
+  INGREDIENT_AMOUNT_MAX,
+  INGREDIENT_MESSAGES,
+  INGREDIENT_NAME_MAX,
+  INGREDIENTS_MAX,
+  normalizeUnit,
+  SERVING_SIZE_MAX,
+  type StoredIngredient,
+  toNutrientUnit,
+} from "./ingredients";
 import { DEFAULT_INSIGHTS_RANGE, INSIGHTS_DAYS_MESSAGE, type InsightsRange } from "./insights";
 import { ACCOUNT_MESSAGES, MESSAGES, SUPPLEMENT_MESSAGES } from "./messages";
+import { NUTRIENTS_BY_ID } from "./nutrients";
 import { ALL_DAYS, canonicalSchedule, DOSE_AMOUNT_MAX, DOSE_TIMES, type Schedule, TRACKING_MESSAGES } from "./schedule";
 import { CYCLE_MAX, EVERY_MAX, EVERY_MIN, SCHEDULE_RULE_MESSAGES as RULES } from "./schedule-rules";
 
@@ -90,6 +102,89 @@ export const scheduleSchema = z
     }
   })
   .transform((s) => canonicalSchedule({ ...s, days: s.days ?? [...ALL_DAYS] } as Schedule));
+
+/** At most `places` decimals (float noise aside). */
+const decimals = (places: number) => (value: number) => {
+  const scaled = value * 10 ** places;
+  return Math.abs(Math.round(scaled) - scaled) < 1e-6 * Math.max(1, Math.abs(scaled));
+};
+
+// Issue 47: what is in a serving (rules, units and messages in ingredients.ts).
+export const servingSizeSchema = z
+  .number({ message: INGREDIENT_MESSAGES.servingSize })
+  .gt(0, INGREDIENT_MESSAGES.servingSize)
+  .lte(SERVING_SIZE_MAX, INGREDIENT_MESSAGES.servingSize)
+  .refine(decimals(2), INGREDIENT_MESSAGES.servingSize);
+
+const ingredientLineSchema = z
+  .object(
+    {
+      nutrient: z.string({ message: INGREDIENT_MESSAGES.nutrient }).optional(),
+      name: z
+        .string({ message: INGREDIENT_MESSAGES.name })
+        .trim()
+        .min(1, INGREDIENT_MESSAGES.name)
+        .max(INGREDIENT_NAME_MAX, INGREDIENT_MESSAGES.name)
+        .refine((name) => !CONTROL_CHARACTERS.test(name), INGREDIENT_MESSAGES.name)
+        .optional(),
+      amount: z
+        .number({ message: INGREDIENT_MESSAGES.amount })
+        .gt(0, INGREDIENT_MESSAGES.amount)
+        .lte(INGREDIENT_AMOUNT_MAX, INGREDIENT_MESSAGES.amount)
+        .refine(decimals(3), INGREDIENT_MESSAGES.amount),
+      unit: z.string({ message: INGREDIENT_MESSAGES.unit(CUSTOM_UNITS) }),
+    },
+    { message: INGREDIENT_MESSAGES.line },
+  )
+  .transform((line, ctx): StoredIngredient => {
+    const unit = normalizeUnit(line.unit);
+    const entered = { amount: line.amount, unit };
+    if (line.nutrient !== undefined && line.name !== undefined) {
+      ctx.addIssue({ code: "custom", message: INGREDIENT_MESSAGES.both, path: ["name"] });
+      return z.NEVER;
+    }
+    if (line.nutrient === undefined) {
+      if (line.name === undefined) {
+        ctx.addIssue({ code: "custom", message: INGREDIENT_MESSAGES.line, path: ["nutrient"] });
+        return z.NEVER;
+      }
+      if (!(CUSTOM_UNITS as readonly string[]).includes(unit)) {
+        ctx.addIssue({ code: "custom", message: INGREDIENT_MESSAGES.unit(CUSTOM_UNITS), path: ["unit"] });
+        return z.NEVER;
+      }
+      return { name: line.name, amount: line.amount, unit, entered };
+    }
+    const nutrient = NUTRIENTS_BY_ID.get(line.nutrient);
+    if (!nutrient) {
+      ctx.addIssue({ code: "custom", message: INGREDIENT_MESSAGES.nutrient, path: ["nutrient"] });
+      return z.NEVER;
+    }
+    const amount = toNutrientUnit(nutrient, line.amount, unit);
+    if (amount === null) {
+      ctx.addIssue({ code: "custom", message: INGREDIENT_MESSAGES.unit(nutrient.units), path: ["unit"] });
+      return z.NEVER;
+    }
+    return { nutrient: nutrient.id, amount, unit: nutrient.unit, entered };
+  });
+
+/** 0 to INGREDIENTS_MAX lines per serving, each nutrient (or custom name, in any case) once. */
+export const ingredientsSchema = z
+  .array(ingredientLineSchema, { message: INGREDIENT_MESSAGES.line })
+  .max(INGREDIENTS_MAX, INGREDIENT_MESSAGES.lines)
+  .superRefine((lines, ctx) => {
+    const seen = new Set<string>();
+    lines.forEach((line, index) => {
+      const key = line.nutrient ?? `name:${(line.name ?? "").toLowerCase()}`;
+      if (seen.has(key)) {
+        ctx.addIssue({
+          code: "custom",
+          message: INGREDIENT_MESSAGES.duplicate,
+          path: [index, line.nutrient ? "nutrient" : "name"],
+        });
+      }
+      seen.add(key);
+    });
+  });
 
 /** The schedule fields of the supplement body (merged into supplementInputSchema). */
 export const scheduleFields = {
@@ -309,8 +404,12 @@ export const supplementInputSchema = z.object({
     .max(NOTES_MAX, SUPPLEMENT_MESSAGES.notesLong)
     .nullish(),
   ...scheduleFields,
+  servingSize: servingSizeSchema.optional(),
+  ingredients: ingredientsSchema.optional(),
 });
 export type SupplementInput = z.infer<typeof supplementInputSchema>;
+/** What the dialog sends: ingredient lines as typed (the server converts them, keeping what was typed). */
+export type SupplementBody = z.input<typeof supplementInputSchema>;
 
 export const reorderSchema = z.object({
   supplementIds: z

@@ -11,7 +11,7 @@ import { STOCK_MESSAGES } from "../lib/stock";
 import type { StockInput } from "../lib/stock-input";
 import { notify, showToast } from "../lib/toast";
 import type { Supplement } from "../lib/types";
-import type { SupplementInput } from "../lib/validation";
+import type { SupplementBody } from "../lib/validation";
 
 export const $supplements = atom<Supplement[]>([]);
 export const $supplementsLoaded = atom(false);
@@ -43,12 +43,12 @@ export async function loadSupplements() {
   $supplementsLoaded.set(true);
 }
 
-export async function addSupplement(input: SupplementInput) {
+export async function addSupplement(input: SupplementBody) {
   await api.post<Supplement>("/api/supplements", input);
   await loadSupplements();
 }
 
-export async function updateSupplement(id: number, input: SupplementInput) {
+export async function updateSupplement(id: number, input: SupplementBody) {
   await api.put<Supplement>(`/api/supplements/${id}`, input);
   await loadSupplements();
 }

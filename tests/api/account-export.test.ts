@@ -288,9 +288,20 @@ describe("CSV", () => {
     const [header, ...rows] = parseCsv(text.slice(1));
     // The schedule (issue 19) is three readable columns at the end instead of its JSON.
     const columns = Object.keys(getTableColumns(supplements)).filter(
-      (c) => c !== "userId" && c !== "schedule" && c !== "doseAmount",
+      (c) => c !== "userId" && c !== "schedule" && c !== "doseAmount" && c !== "ingredients",
     );
-    expect(header).toEqual([...columns, "Times", "Days", "Amount", "Starts", "Ends", "Repeat", "Amounts"]);
+    // Issue 47: the ingredients as one readable column after them (tests/api/ingredients-private.test.ts).
+    expect(header).toEqual([
+      ...columns,
+      "Times",
+      "Days",
+      "Amount",
+      "Starts",
+      "Ends",
+      "Repeat",
+      "Amounts",
+      "Ingredients",
+    ]);
     const stored = await supplementRows(api, user);
     expect(rows).toHaveLength(stored.length);
     const defused = (v: unknown) => {
@@ -314,8 +325,9 @@ describe("CSV", () => {
       "",
       "",
       "",
+      "",
     ]);
-    expect(rows[2]?.slice(columns.length)).toEqual(["Any time", "Every day", "", "", "", "", ""]);
+    expect(rows[2]?.slice(columns.length)).toEqual(["Any time", "Every day", "", "", "", "", "", ""]);
     // Every hostile name is there, and none starts a cell with a formula character.
     const names = rows.map((r) => r[columns.indexOf("name")] as string);
     for (const name of HOSTILE) expect(names).toContain(/^[=+\-@\t\r]/.test(name) ? `'${name}` : name);

@@ -319,6 +319,13 @@ const ROWS: Row[] = [
   // Tracking (issue 19): private to the owner. A real server, so the real today (UTC: no zone set).
   { route: "GET /api/today", call: () => ({ method: "GET", path: "/api/today" }), expect: signedIn(401, 200) },
   { route: "GET /api/history", call: () => ({ method: "GET", path: "/api/history" }), expect: signedIn(401, 200) },
+  // Issue 47: the nutrient table is public; the day's totals are the owner's only.
+  { route: "GET /api/nutrients", call: () => ({ method: "GET", path: "/api/nutrients" }), expect: signedIn(200, 200) },
+  {
+    route: "GET /api/stack/totals",
+    call: () => ({ method: "GET", path: "/api/stack/totals" }),
+    expect: signedIn(401, 200),
+  },
   {
     route: "PUT /api/intakes/:date/:supplementId/:time",
     what: "ticks the target's supplement for today",

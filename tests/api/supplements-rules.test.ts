@@ -54,6 +54,8 @@ interface Json {
   schedule: { times: string[]; days: number[] } | null;
   doseAmount: number | null;
   status: unknown;
+  servingSize: number;
+  ingredients: unknown[];
   createdAt: string;
   updatedAt: string;
 }
@@ -78,6 +80,8 @@ describe("the answer's shape", () => {
       doseAmount: null,
       // Issue 48: where the schedule stands on the user's today.
       status: { state: "active", nextDueOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) },
+      servingSize: 1,
+      ingredients: [],
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     });

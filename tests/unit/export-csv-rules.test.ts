@@ -50,19 +50,26 @@ describe("CSV", () => {
             amounts: { morning: 2, evening: 1 },
           },
           doseAmount: 2,
+          ingredients: [
+            { nutrient: "vitamin-d", amount: 50, unit: "mcg", entered: { amount: 2000, unit: "IU" } },
+            { name: "=Creatine", amount: 5, unit: "g", entered: { amount: 5, unit: "g" } },
+          ],
         },
         { id: 2, name: "=cmd", quantityType: "Scoop(s)", schedule: null, doseAmount: null },
       ],
     };
     const header = Object.keys(getTableColumns(supplements)).filter(
-      (k) => k !== "userId" && k !== "schedule" && k !== "doseAmount",
+      (k) => k !== "userId" && k !== "schedule" && k !== "doseAmount" && k !== "ingredients",
     );
     const text = exportCsv(doc);
     expect(text.startsWith("\uFEFF")).toBe(true);
     expect(text.endsWith("\r\n")).toBe(true);
     const lines = text.slice(1).split("\r\n");
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toBe([...header, "Times", "Days", "Amount", "Starts", "Ends", "Repeat", "Amounts"].join(","));
+    // Issue 47: the ingredients as one readable column, what was typed in brackets.
+    expect(lines[0]).toBe(
+      [...header, "Times", "Days", "Amount", "Starts", "Ends", "Repeat", "Amounts", "Ingredients"].join(","),
+    );
     const cell = (row: Record<string, unknown>, key: string) => csvField(row[key]);
     expect(lines[1]).toBe(
       [
@@ -74,6 +81,7 @@ describe("CSV", () => {
         "2026-12-31",
         "",
         "Morning 2; Evening 1",
+        "Vitamin D 50 mcg (2000 IU); =Creatine 5 g",
       ].join(","),
     );
     expect(lines[1]).toContain('"Zinc, chelated"');
@@ -81,6 +89,7 @@ describe("CSV", () => {
       [
         ...header.map((k) => cell(doc.supplements[1] as Record<string, unknown>, k)),
         "As needed",
+        "",
         "",
         "",
         "",

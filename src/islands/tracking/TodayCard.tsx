@@ -32,6 +32,7 @@ import { $online, needsConnection } from "../../stores/network";
 import { $dialog, $supplements, $supplementsLoaded, addPack, refreshStock } from "../../stores/supplements";
 import { trackingChanged } from "../../stores/tracking";
 import { $user, seedUser } from "../../stores/user";
+import TodayOverLimit from "../ingredients/TodayOverLimitLazy";
 import DoseRow from "./DoseRow";
 import { longDate, plannedDay, type Row, rowsOf } from "./today-rows";
 import { useWaitingTicks } from "./useWaitingTicks";
@@ -361,6 +362,7 @@ export default function TodayCard({ user: initialUser }: { user: CurrentUser }) 
           </button>
         </div>
       </div>
+      {hydrated && list.some((s) => s.ingredients?.length) && <TodayOverLimit date={shown} />}
       {low.length > 0 && (
         <section
           className="mt-3 rounded-xl border border-amber-200 bg-amber-50 p-3"

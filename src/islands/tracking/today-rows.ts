@@ -5,6 +5,7 @@
 import { dosePhrase } from "../../lib/dose";
 import { amountAt } from "../../lib/due";
 import { AS_NEEDED, dueOn, type IntakeStatus, type IntakeTime, type TodayJson } from "../../lib/schedule";
+import { withStrength } from "../../lib/strength";
 import type { Supplement } from "../../lib/types";
 
 export interface Row {
@@ -35,7 +36,12 @@ export function rowsOf(day: TodayJson): Row[] {
       date: day.date,
       supplementId: d.supplementId,
       name: d.name,
-      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+      amount: withStrength(
+        d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+        d.doseAmount,
+        d.quantityType,
+        d,
+      ),
       time: d.time as IntakeTime,
       status: d.status,
     })),
@@ -44,7 +50,12 @@ export function rowsOf(day: TodayJson): Row[] {
       date: day.date,
       supplementId: d.supplementId,
       name: d.name,
-      amount: d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+      amount: withStrength(
+        d.doseAmount == null ? "" : dosePhrase(d.doseAmount, d.quantityType),
+        d.doseAmount,
+        d.quantityType,
+        d,
+      ),
       time: AS_NEEDED as IntakeTime,
       status: d.status,
     })),
@@ -63,7 +74,7 @@ export function plannedDay(date: string, list: Supplement[]): Row[] {
       date,
       supplementId: s.id,
       name: s.name,
-      amount: amount == null ? "" : dosePhrase(amount, s.quantityType),
+      amount: withStrength(amount == null ? "" : dosePhrase(amount, s.quantityType), amount, s.quantityType, s),
       time,
       status: null,
     };

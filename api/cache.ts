@@ -4,11 +4,12 @@
  * `ttlMs`. Postgres announces every change on CHANGES_CHANNEL (LISTEN/NOTIFY); each instance
  * drops the tags a notification names (`applyNotification`), and the instance that makes a
  * change drops them itself before it answers (`invalidate`). A fill that began before a drop of
- * one of its tags is not kept. Per-instance state that is not a cache hangs here too (`of`).
+ * one of its tags is not kept. Per-instance state that is not a cache: `ctx.instance`.
  * Details: docs/caching.md.
  */
 import { LRUCache } from "lru-cache";
 import type { User } from "../db/schema";
+import { CACHE_MB_DEFAULTS } from "./config";
 import { log } from "./log";
 import { spreadTtl } from "./ttl";
 
@@ -54,39 +55,6 @@ export const keepHeader = (keep: Keep): string => JSON.stringify(keep);
 export function kept(response: Response, keep: Keep): Response {
   response.headers.set(KEEP_HEADER, keepHeader(keep));
   return response;
-}
-
-/** A body as kept for a per-user answer (supplement lists, Today). */
-export interface CachedBody {
-  status: number;
-  /** A Blob: every Response made from it shares its bytes (a Uint8Array would be copied per answer). */
-  body: Blob;
-  headers: [string, string][];
-  etag: string;
-}
-
-/** The memory a cached body takes, roughly. */
-export function cachedBodyBytes(body: CachedBody): number {
-  let bytes = body.body.size + body.etag.length * 2 + 64;
-  for (const [key, value] of body.headers) bytes += (key.length + value.length) * 2 + 32;
-  return bytes;
-}
-
-/** A body with its ETag, ready to keep. */
-export async function toCachedBody(response: Response): Promise<CachedBody> {
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const headers: [string, string][] = [];
-  response.headers.forEach((value, key) => {
-    if (key !== "content-length" && key !== "set-cookie" && key !== "etag") headers.push([key, value]);
-  });
-  return { status: response.status, body: new Blob([bytes]), headers, etag: `"${Bun.hash(bytes).toString(36)}"` };
-}
-
-/** The answer of a kept body (the host answers a matching If-None-Match with a 304). */
-export function serveCached(cached: CachedBody, request: Request, _security?: Record<string, string>): Response {
-  const headers = new Headers(cached.headers);
-  headers.set("ETag", cached.etag);
-  return new Response(request.method === "HEAD" ? null : cached.body, { status: cached.status, headers });
 }
 
 /** Fill tokens remembered before they are forgotten all at once (every fill begun before then turns stale). */
@@ -192,8 +160,8 @@ export interface CachesOptions {
   profileBytes?: number;
   /** Uploaded avatars (IMAGE_CACHE_MB). */
   imageBytes?: number;
-  /** Per-user: user rows, verified sessions, supplement lists and Today answers (USER_CACHE_MB). */
-  answerBytes?: number;
+  /** Per-user rows: users and verified sessions (USER_CACHE_MB). */
+  userBytes?: number;
 }
 
 export interface Change {
@@ -204,18 +172,10 @@ export interface Change {
 }
 
 const MB = 1024 * 1024;
-/** Defaults (api/config.ts's): with the cards' 8 MB (api/sharing/card.ts), 96 MB for every cache together. */
-export const DEFAULT_PROFILE_BYTES = 40 * MB;
-export const DEFAULT_IMAGE_BYTES = 16 * MB;
-export const DEFAULT_ANSWER_BYTES = 32 * MB;
 /** A user row's memory, roughly (a few short strings). */
 const USER_BYTES = 2048;
 
-type Personal =
-  | { kind: "user"; user: User }
-  | { kind: "session"; userId: string; expiresAt: number; at: number }
-  | { kind: "list"; premium: boolean; date: string; body: CachedBody }
-  | { kind: "today"; body: CachedBody };
+type Personal = { kind: "user"; user: User } | { kind: "session"; userId: string; expiresAt: number; at: number };
 
 export class Caches {
   readonly ttlMs: number;
@@ -223,30 +183,15 @@ export class Caches {
   readonly responses: Store<object>;
   /** Avatars, apart so that IMAGE_CACHE_MB bounds them (src/host/cache.ts). */
   readonly images: Store<object>;
-  /** Per-user answers and rows, by kind and key. */
+  /** Per-user rows (users, verified sessions), by kind and key. */
   private readonly personal: Store<Personal>;
-  private readonly state = new Map<string, unknown>();
 
   constructor(options: CachesOptions = {}) {
     this.ttlMs = options.ttlMs ?? 5 * 60_000;
-    this.responses = new Store(options.profileBytes ?? DEFAULT_PROFILE_BYTES, this.ttlMs);
-    this.images = new Store(options.imageBytes ?? DEFAULT_IMAGE_BYTES, this.ttlMs);
-    this.personal = new Store(options.answerBytes ?? DEFAULT_ANSWER_BYTES, this.ttlMs);
-  }
-
-  /** This instance's one `name` (a counter, a limiter), made on first use. */
-  of<T>(name: string, make: () => T): T {
-    if (!this.state.has(name)) this.state.set(name, make());
-    return this.state.get(name) as T;
-  }
-
-  get maxAnswerBytes(): number {
-    return this.personal.maxBytes;
-  }
-
-  /** Bytes of per-user answers and rows held now (tests, logs). */
-  get answerCacheBytes(): number {
-    return this.personal.bytes;
+    // Unset (unit tests): api/config.ts's defaults, the one place they are written.
+    this.responses = new Store(options.profileBytes ?? CACHE_MB_DEFAULTS.PROFILE_CACHE_MB * MB, this.ttlMs);
+    this.images = new Store(options.imageBytes ?? CACHE_MB_DEFAULTS.IMAGE_CACHE_MB * MB, this.ttlMs);
+    this.personal = new Store(options.userBytes ?? CACHE_MB_DEFAULTS.USER_CACHE_MB * MB, this.ttlMs);
   }
 
   /** A token to pass to a later `set*`, taken before reading the database. */
@@ -265,42 +210,6 @@ export class Caches {
       { kind: "user", user },
       { tags: [tags.user(user.id)], size: USER_BYTES, since },
     );
-  }
-
-  /**
-   * A user's supplement list as rendered for `premium` on the user's `date` (its stock counts
-   * from the log and the date, issue 40; any date when none is given), if this instance has it.
-   */
-  getList(userId: string, premium: boolean, date?: string): CachedBody | undefined {
-    const held = this.personal.get(`list:${userId}`);
-    if (held?.kind !== "list") return undefined;
-    if (held.premium === premium && (date === undefined || held.date === date)) return held.body;
-    this.personal.delete(`list:${userId}`);
-    return undefined;
-  }
-
-  /** Dropped with the user, and with their log (a tick changes what is left): tagged as Today is. */
-  setList(userId: string, premium: boolean, body: CachedBody, since: number, date = "") {
-    const size = cachedBodyBytes(body);
-    const keep = { tags: [tags.user(userId), `t:${userId}`], size, since };
-    this.personal.set(`list:${userId}`, { kind: "list", premium, date, body }, keep);
-  }
-
-  /** A user's Today answer for `date`, if this instance has it. */
-  getToday(userId: string, date: string): CachedBody | undefined {
-    const held = this.personal.get(`today:${userId}:${date}`);
-    return held?.kind === "today" ? held.body : undefined;
-  }
-
-  setToday(userId: string, date: string, body: CachedBody, since: number) {
-    const size = cachedBodyBytes(body);
-    const keep = { tags: [tags.user(userId), `t:${userId}`], size, since };
-    this.personal.set(`today:${userId}:${date}`, { kind: "today", body }, keep);
-  }
-
-  /** Forgets a user's Today answers and list (their log or schedule versions changed). */
-  dropTodays(userId: string) {
-    this.personal.dropTag(`t:${userId}`);
   }
 
   /** The user whose session `cookie` opens, if this instance verified it within `windowMs`. */
@@ -357,12 +266,10 @@ export class Caches {
         n?: (string | null)[];
         d?: boolean;
         s?: string;
-        t?: string;
         i?: string;
       };
       if (message.i) this.dropImage(message.i);
       if (message.s) this.dropSessionsOf(message.s);
-      if (message.t) this.dropTodays(message.t);
       if (message.u || message.n) this.invalidate({ userId: message.u, names: message.n, deleted: message.d === true });
     } catch {
       log.warn("cache: unreadable change notification; dropping everything", { payload });

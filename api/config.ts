@@ -8,6 +8,12 @@ import { PRODUCT_NAME } from "../src/lib/constants";
 import { DEFAULT_PUSH_HOSTS, parsePushHosts } from "../src/lib/push-hosts";
 import { MAX_PROXY_HOPS } from "./client-address";
 
+/**
+ * The caches' sizes in megabytes by default (the one place they are written; .env.example
+ * lists them commented out): with the cards' 8 MB (api/sharing/card.ts), 96 MB together.
+ */
+export const CACHE_MB_DEFAULTS = { PROFILE_CACHE_MB: 32, IMAGE_CACHE_MB: 32, USER_CACHE_MB: 24 } as const;
+
 /** SHUTDOWN_DRAIN_SECONDS' default: above the proxy's 2 s health interval in deploy/Caddyfile, with room. */
 export const DEFAULT_DRAIN_SECONDS = 5;
 
@@ -90,11 +96,11 @@ const envSchema = z
      * Megabytes of kept public answers (pages, their JSON, cards, QR codes, /go) an instance holds
      * (src/host/cache.ts). The defaults of the three *_CACHE_MB and the cards' 8 MB add up to 96 MB.
      */
-    PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(32),
+    PROFILE_CACHE_MB: z.coerce.number().min(0).max(65536).default(CACHE_MB_DEFAULTS.PROFILE_CACHE_MB),
     /** Megabytes of uploaded avatars an instance keeps in memory (about 1,300 of 25 KB at 32); 0: none. */
-    IMAGE_CACHE_MB: z.coerce.number().min(0).max(65536).default(32),
-    /** Megabytes of per-user answers (supplement lists, Today) an instance keeps in memory (api/cache.ts). */
-    USER_CACHE_MB: z.coerce.number().min(0).max(65536).default(24),
+    IMAGE_CACHE_MB: z.coerce.number().min(0).max(65536).default(CACHE_MB_DEFAULTS.IMAGE_CACHE_MB),
+    /** Megabytes of user rows and verified sessions an instance keeps in memory (api/cache.ts). */
+    USER_CACHE_MB: z.coerce.number().min(0).max(65536).default(CACHE_MB_DEFAULTS.USER_CACHE_MB),
     /**
      * Seconds an instance keeps serving after SIGTERM, its health check answering 503, so
      * that the proxy takes it out of rotation first (src/host/shutdown.ts). Longer than the

@@ -14,6 +14,15 @@ import type { AppContext } from "./types";
 
 export type { AppContext } from "./types";
 
+/** A fresh `ctx.instance`: each name made once, on first use, and kept for the context's life. */
+export function instanceRegistry(): AppContext["instance"] {
+  const made = new Map<string, unknown>();
+  return <T>(name: string, make: () => T): T => {
+    if (!made.has(name)) made.set(name, make());
+    return made.get(name) as T;
+  };
+}
+
 const KEY = Symbol.for("stacktrack.context");
 type Holder = { [KEY]?: Promise<AppContext> };
 
@@ -60,14 +69,15 @@ export async function createContext(options: InitOptions = {}): Promise<AppConte
   const caches = new Caches({
     profileBytes: config.PROFILE_CACHE_MB * 1024 * 1024,
     imageBytes: config.IMAGE_CACHE_MB * 1024 * 1024,
-    answerBytes: config.USER_CACHE_MB * 1024 * 1024,
+    userBytes: config.USER_CACHE_MB * 1024 * 1024,
   });
   await database.listen(
     CHANGES_CHANNEL,
     (payload) => caches.applyNotification(payload),
     () => caches.clear(),
   );
-  const ctx: AppContext = { config, database, auth: createAuth(config, database, caches), caches };
+  const auth = createAuth(config, database, caches);
+  const ctx: AppContext = { config, database, auth, caches, instance: instanceRegistry() };
   startReminderWorker(ctx); // issue 39: this instance's reminder rounds, every REMINDER_TICK_MS (0: off)
   return ctx;
 }

@@ -1,7 +1,7 @@
 /** The Hono environment every resource module shares (defined in api/types.ts), and the auth guard. */
 import type { User } from "../db/schema";
 import { unauthorized } from "./http";
-import type { AppEnv, HostEnv } from "./types";
+import type { AppEnv } from "./types";
 
 export type { AppEnv, HostEnv } from "./types";
 
@@ -14,7 +14,3 @@ export async function requireUser(c: { get: (key: "user") => AppEnv["Variables"]
   if (!user) throw unauthorized();
   return user;
 }
-
-/** The server's security headers (server.ts), for answers kept in memory (api/cache.ts serveCached). */
-export const securityOf = (c: { env: unknown }): Record<string, string> | undefined =>
-  (c.env as Partial<HostEnv> | undefined)?.security;

@@ -19,6 +19,19 @@ export const badRequest = (message: string, errors?: Record<string, string[]>) =
 export const unauthorized = () => new HttpError(401, "Unauthorized");
 export const notFound = (message = "Not found") => new HttpError(404, message);
 
+/**
+ * A signed-in read as JSON: never stored by a browser or proxy (`no-store`), with an ETag of
+ * its bytes so that the host (src/host/cache.ts `conditional`) answers a repeat with a 304.
+ */
+export function jsonWithEtag(c: Context, value: unknown): Response {
+  const text = JSON.stringify(value);
+  return c.body(text, 200, {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-store",
+    ETag: `"${Bun.hash(text).toString(36)}"`,
+  });
+}
+
 /** zod issues as `{ field: [messages] }`, the shape every 400 carries. */
 export function fieldErrors(error: z.ZodError): Record<string, string[]> {
   const out: Record<string, string[]> = {};

@@ -22,7 +22,7 @@ import { avatarAllowed, invalidAvatar } from "./user-fields";
 /** Counts one public profile request of `address` against its per-address limit (shared across instances); 429 past it. */
 export function countProfileRequest(ctx: AppContext, address: string | undefined) {
   if (!address) return;
-  const limiter = ctx.caches.of(
+  const limiter = ctx.instance(
     "profile-limit",
     () => new BatchedLimiter(ctx, PROFILE_LIMIT_PREFIX, LIMITS.publicProfile),
   );

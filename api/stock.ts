@@ -7,6 +7,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { supplements, type User } from "../db/schema";
 import { SUPPLEMENT_MESSAGES } from "../src/lib/messages";
 import { REFILLS_MAX, STOCK_MAX, STOCK_MESSAGES, type StockJson, stockOf } from "../src/lib/stock";
@@ -15,7 +16,6 @@ import { now } from "./clock";
 import { type AppEnv, requireUser } from "./env";
 import { HttpError, notFound, readJson } from "./http";
 import { factsOf, leadOf, stockColumns } from "./queries/stock";
-import { rowsOf } from "./supplement-trash";
 import { userToday } from "./tracking/versions";
 
 /** One supplement's stock, read now (after a change). Null when the user has no such supplement. */

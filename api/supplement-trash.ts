@@ -7,6 +7,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { rowsOf } from "../db/rows";
 import { scheduleVersions, supplementDailyClicks, supplements, supplementTrash } from "../db/schema";
 import { MAX_SUPPLEMENTS, UNDO_DELETE_MS } from "../src/lib/constants";
 import { now, nowMs } from "./clock";
@@ -14,11 +15,10 @@ import { versionCtes } from "./tracking/versions";
 import type { Tx } from "./user-lock";
 
 /** Undo is accepted this long after the delete: the toast's time and a margin for a slow answer. */
-export const UNDO_ACCEPT_MS = UNDO_DELETE_MS + 4000;
+/** The one `rowsOf` (db/rows.ts), also here for the modules and tests that read it from here. */
+export { rowsOf };
 
-/** The rows of `db.execute` (postgres.js answers an array, PGlite `{ rows }`). */
-export const rowsOf = (result: unknown): Record<string, unknown>[] =>
-  (Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])) as Record<string, unknown>[];
+export const UNDO_ACCEPT_MS = UNDO_DELETE_MS + 4000;
 
 const cutoff = () => new Date(nowMs() - UNDO_ACCEPT_MS).toISOString();
 

@@ -5,16 +5,16 @@
  */
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { Hono } from "hono";
+import { rowsOf } from "../db/rows";
 import { type Supplement, supplements } from "../db/schema";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
 import { MESSAGES, SUPPLEMENT_MESSAGES } from "../src/lib/messages";
 import { DEFAULT_SCHEDULE } from "../src/lib/schedule";
 import { reorderSchema, supplementInputSchema } from "../src/lib/validation";
-import { serveCached, toCachedBody } from "./cache";
-import { type AppEnv, requireUser, securityOf } from "./env";
-import { badRequest, notFound, readJson } from "./http";
+import { type AppEnv, requireUser } from "./env";
+import { badRequest, jsonWithEtag, notFound, readJson } from "./http";
 import { listSupplements, toSupplementJson } from "./queries/supplements";
-import { deleteWithUndo, purgeLater, restoreFromTrash, rowsOf } from "./supplement-trash";
+import { deleteWithUndo, purgeLater, restoreFromTrash } from "./supplement-trash";
 import { recordVersion, userToday, versionCtes } from "./tracking/versions";
 import { withUserLock } from "./user-lock";
 
@@ -44,17 +44,8 @@ function toSupplementRow(raw: Record<string, unknown>): Supplement {
 export const supplementRoutes = new Hono<AppEnv>()
   .get("/supplements", async (c) => {
     const user = await requireUser(c);
-    const { caches, database } = c.get("ctx");
-    // Served from memory until the user, their list or their log changes, or their date
-    // (stock, issue 40) moves (see api/cache.ts).
-    const today = userToday(user);
-    const cached = caches.getList(user.id, user.isPremium, today);
-    if (cached) return serveCached(cached, c.req.raw, securityOf(c));
-    const since = caches.begin();
-    const list = await listSupplements(database.db, user);
-    const body = await toCachedBody(c.json(list, 200, { "Cache-Control": "no-store" }));
-    caches.setList(user.id, user.isPremium, body, since, today);
-    return serveCached(body, c.req.raw, securityOf(c));
+    // One statement; the host answers a matching If-None-Match with a 304 (src/host/cache.ts).
+    return jsonWithEtag(c, await listSupplements(c.get("ctx").database.db, user));
   })
   .post("/supplements", async (c) => {
     const user = await requireUser(c);

@@ -15,6 +15,11 @@ export interface AppContext {
   database: Database;
   auth: Auth;
   caches: Caches;
+  /**
+   * This instance's one `name` (a counter, a limiter, the card store), made by `make` on first
+   * use: the one way to keep per-instance state (api/context.ts `instanceRegistry`).
+   */
+  instance<T>(name: string, make: () => T): T;
 }
 
 /**

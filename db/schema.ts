@@ -241,26 +241,6 @@ export const visitSalts = pgTable("visit_salts", {
 });
 
 /**
- * Visitor hashes of the previous release, one row per visitor (migration 0005). Nothing
- * writes it since migration 0010; the flush deletes its earlier days' rows, and a later
- * release drops it.
- */
-export const visitorHashes = pgTable(
-  "visitor_hashes",
-  {
-    day: date("day").notNull(),
-    hash: bytea("hash").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-  },
-  (t) => [
-    primaryKey({ name: "visitor_hashes_pk", columns: [t.day, t.hash] }),
-    index("visitor_hashes_user_id_idx").on(t.userId),
-  ],
-);
-
-/**
  * Unique visitors (no address is stored): one row per profile, UTC day and flush, with the
  * visitors' HMACs side by side (16 bytes each, api/insights/counter.ts). A day's visitors are
  * profile_daily_counts.visitors plus the distinct hashes of its batches; the first flush of a

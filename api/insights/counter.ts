@@ -9,6 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, between, eq, sql } from "drizzle-orm";
 import { isbot } from "isbot";
+import { LRUCache } from "lru-cache";
 import type { Database } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { profileDailyCounts as counts } from "../../db/schema";
@@ -28,7 +29,7 @@ const HASH_BYTES = 16;
 const HASH_SQL = sql.raw(String(HASH_BYTES));
 
 /** isbot's verdicts on recent User-Agents (its list is one long pattern; a browser sends one string). */
-const verdicts = new Map<string, boolean>();
+const verdicts = new LRUCache<string, boolean>({ max: 1000 });
 
 /** Whether a request may count at all: a GET with a User-Agent that is not a known bot. */
 export function countable(request: Request): boolean {
@@ -37,7 +38,6 @@ export function countable(request: Request): boolean {
   let bot = verdicts.get(agent);
   if (bot === undefined) {
     bot = agent.trim() === "" || isbot(agent);
-    if (verdicts.size >= 1000) verdicts.clear();
     verdicts.set(agent, bot);
   }
   return !bot;
@@ -221,7 +221,6 @@ export class InsightsCounter {
           on conflict (supplement_id, day) do update set clicks = supplement_daily_clicks.clicks + excluded.clicks
           returning 1
         ),
-        old_hashes as (delete from visitor_hashes where day < ${today}::date returning 1),
         old_salts as (delete from visit_salts where day < ${today}::date - 2 returning 1)
         select 1`);
     } catch (error) {
@@ -337,8 +336,8 @@ export async function profileDays(db: Database["db"], userId: string, range?: { 
 }
 
 /** The instance's one counter, flushing every INSIGHTS_FLUSH_MS. */
-export const counterOf = (ctx: Pick<AppContext, "caches" | "database" | "config">): InsightsCounter =>
-  ctx.caches.of(
+export const counterOf = (ctx: Pick<AppContext, "instance" | "database" | "config">): InsightsCounter =>
+  ctx.instance(
     "insights-counter",
     () => new InsightsCounter(ctx.database.db, { flushMs: ctx.config.INSIGHTS_FLUSH_MS }),
   );

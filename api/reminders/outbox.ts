@@ -6,6 +6,7 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import {
   LATE_LIMIT_MINUTES,
   REMINDER_SLOTS,
@@ -31,8 +32,6 @@ export const LEASE_MS = 60_000;
 export const SEND_BUDGET_MS = 25_000;
 export const CLAIM_BATCH = 200;
 
-const rowsOf = <T>(result: unknown): T[] =>
-  (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
 const iso = (at: Date | number) => new Date(at).toISOString();
 
 export interface PlannedRow {

@@ -7,13 +7,13 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import { type Supplement, supplements } from "../../db/schema";
 import { isCalendarDate } from "../../src/lib/dates";
 import type { ReminderPayload } from "../../src/lib/reminders";
 import { leftPhrase, runsOutWords, stockOf } from "../../src/lib/stock";
 import { log } from "../log";
 import { factsOf, leadOf, stockColumns } from "../queries/stock";
-import { rowsOf } from "../supplement-trash";
 import { everyoneOrEach, perUser, reasonOf, todaysIn } from "./isolate";
 import { TODAY_URL } from "./message";
 

@@ -70,9 +70,6 @@ export const reminderRoutes = new Hono<AppEnv>()
     // E-mail on for an unconfirmed address: the link goes first (a 429 or 503 then saves nothing).
     if (input.email === true) await askForConfirmation(senderDeps(ctx), user.id);
     await updateReminderSettings(db, user.id, input);
-    // The refill lead time decides the list's `stock.refillDue` (issue 40); other instances
-    // hear it from the database (updateReminderSettings).
-    if (input.refillLeadDays !== undefined) c.get("ctx").caches.dropTodays(user.id);
     return c.json(await readReminderSettings(db, user.id));
   })
   .post("/reminders/test", async (c) => {

@@ -8,6 +8,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { sql } from "drizzle-orm";
 import pLimit from "p-limit";
 import type { Db } from "../../db/client";
+import { rowsOf } from "../../db/rows";
 import { pushEndpointAllowed } from "../../src/lib/push-hosts";
 import { LATE_LIMIT_MINUTES, type ReminderPayload, type ReminderSlot } from "../../src/lib/reminders";
 import type { Config } from "../config";
@@ -43,9 +44,6 @@ export interface SenderDeps {
   /** Waits for the instance's next start (`pacer()`: SEND_RATE a second). */
   pace: () => Promise<void>;
 }
-
-const rowsOf = <T>(result: unknown): T[] =>
-  (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
 
 const TTL_SECONDS = LATE_LIMIT_MINUTES * 60;
 /**

@@ -1,5 +1,5 @@
 /** Reading and changing a user's reminder settings; defaults until they change one. */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { pushSubscriptions, reminderSettings } from "../../db/schema";
 import {
@@ -10,7 +10,6 @@ import {
   type ReminderSettingsJson,
 } from "../../src/lib/reminders";
 import { DEFAULT_REFILL_LEAD, type RefillLeadDays } from "../../src/lib/stock";
-import { CHANGES_CHANNEL } from "../cache";
 import { now } from "../clock";
 import { type ConfirmationState, confirmationState } from "./confirm";
 
@@ -75,11 +74,6 @@ export async function updateReminderSettings(db: Db, userId: string, input: Remi
     .insert(reminderSettings)
     .values({ userId, ...set })
     .onConflictDoUpdate({ target: reminderSettings.userId, set });
-  // The lead time decides the list's `stock.refillDue` (issue 40): every instance drops the
-  // user's list and Today, as a change to their log does.
-  if (input.refillLeadDays !== undefined) {
-    await db.execute(sql`select pg_notify(${CHANGES_CHANNEL}, json_build_object('t', ${userId}::text)::text)`);
-  }
 }
 
 /** One-click unsubscribe: e-mail reminders off, nothing else. */

@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { LRUCache } from "lru-cache";
 import type { Font } from "satori";
 import { type Coverage, covers, fontCoverage } from "./font-coverage";
 
@@ -201,8 +202,7 @@ function fontsOfSlice(slice: Slice): Font[] {
 }
 
 /** Font lists by the slices they add to the base fonts (the same list object each time: satori keeps its loader by it). */
-const fontLists = new Map<string, Font[]>();
-const FONT_LISTS = 32;
+const fontLists = new LRUCache<string, Font[]>({ max: 32 });
 
 /**
  * The fonts a card with these (drawable) texts is drawn with: the base fonts, then the CJK
@@ -227,13 +227,10 @@ export function cardFonts(texts: string[]): Font[] {
   const ordered = slices.filter((slice) => needed.has(slice));
   const key = ordered.map((slice) => slice.name).join("|");
   let list = fontLists.get(key);
-  if (list) {
-    fontLists.delete(key);
-  } else {
+  if (!list) {
     list = [...base, ...ordered.flatMap(fontsOfSlice)];
-    if (fontLists.size >= FONT_LISTS) fontLists.delete(fontLists.keys().next().value as string);
+    fontLists.set(key, list);
   }
-  fontLists.set(key, list);
   return list;
 }
 

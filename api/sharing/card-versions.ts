@@ -8,6 +8,7 @@
  * it is the user's. Details: docs/features.md, "Sharing (issue 16)".
  */
 import { and, asc, eq, sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
 import { cardVersions, users } from "../../db/schema";
 import type { AppContext } from "../context";
@@ -20,19 +21,13 @@ export const CARD_VERSIONS_KEPT = 20;
 /** Users whose last recorded version one instance remembers. */
 const RECORDED_USERS = 20_000;
 
-const recorded = new WeakMap<AppContext, Map<string, string>>();
-function recordedOf(ctx: AppContext): Map<string, string> {
-  let map = recorded.get(ctx);
-  if (!map) {
-    map = new Map();
-    recorded.set(ctx, map);
-  }
-  return map;
-}
+/** Each user's last version this instance recorded (least recently used forgotten first). */
+const recordedOf = (ctx: AppContext) =>
+  ctx.instance("card-versions", () => new LRUCache<string, string>({ max: RECORDED_USERS }));
 
 /** Forgets which versions this instance recorded, as a fresh instance (tests). */
 export function forgetRecordedCardVersions(ctx: AppContext) {
-  recorded.delete(ctx);
+  recordedOf(ctx).clear();
 }
 
 /**
@@ -53,8 +48,6 @@ export async function recordCardVersion(
   const db = ctx.database.db;
   try {
     if (recorded !== version) await insertAndPrune(db, userId, version, facts);
-    memo.delete(userId);
-    if (memo.size >= RECORDED_USERS) memo.delete(memo.keys().next().value as string);
     memo.set(userId, version);
   } catch (error) {
     log.warn("card: version not recorded", { userId, version, ...errorFields(error) });

@@ -339,7 +339,7 @@ export class CardStore {
 }
 
 /** This instance's card store. */
-export const cardStore = (ctx: AppContext): CardStore => ctx.caches.of("card-store", () => new CardStore());
+export const cardStore = (ctx: AppContext): CardStore => ctx.instance("card-store", () => new CardStore());
 
 const cardNotFound = () =>
   Response.json({ message: "Card not found" }, { status: 404, headers: { "Cache-Control": "no-cache" } });

@@ -28,10 +28,9 @@ import {
   TRACKING_MESSAGES,
 } from "../../src/lib/schedule";
 import { adherence, currentStreak, longestStreak } from "../../src/lib/streaks";
-import { serveCached, toCachedBody } from "../cache";
 import { now, nowMs } from "../clock";
-import { type AppEnv, requireUser, securityOf } from "../env";
-import { badRequest, notFound, readJson } from "../http";
+import { type AppEnv, requireUser } from "../env";
+import { badRequest, jsonWithEtag, notFound, readJson } from "../http";
 import { emptyDay, HISTORY_FLOOR, readDay, readHistory } from "./queries";
 import { userToday } from "./versions";
 import { clearIntakes, type DoseOutcome, setIntakes } from "./writes";
@@ -182,16 +181,8 @@ export const trackingRoutes = new Hono<AppEnv>()
   .get("/today", async (c) => {
     const user = await requireUser(c);
     const date = editableDate(c.req.query("date"), userToday(user));
-    const { caches, database } = c.get("ctx");
-    // Served from memory until the user's list, versions, zone or log changes (api/cache.ts);
-    // the key has the date, so a new day is a new entry.
-    const cached = caches.getToday(user.id, date);
-    if (cached) return serveCached(cached, c.req.raw, securityOf(c));
-    const since = caches.begin();
-    const day = await readDay(database.db, user.id, date, zoneOf(user));
-    const body = await toCachedBody(c.json(day, 200, { "Cache-Control": "no-store" }));
-    caches.setToday(user.id, date, body, since);
-    return serveCached(body, c.req.raw, securityOf(c));
+    // The host answers a matching If-None-Match with a 304 (src/host/cache.ts).
+    return jsonWithEtag(c, await readDay(c.get("ctx").database.db, user.id, date, zoneOf(user)));
   })
   .put("/intakes/:date/:supplementId/:time", async (c) => {
     const user = await requireUser(c);
@@ -204,7 +195,6 @@ export const trackingRoutes = new Hono<AppEnv>()
       { supplementId: target.supplementId, time: target.time, name: version.name },
     ]);
     if (!outcome) throw new Error("a write answered no dose");
-    if (outcome.applied) ctx.caches.dropTodays(user.id);
     const answer = intakeJson(target.date, outcome);
     return c.json(answer);
   })
@@ -215,7 +205,7 @@ export const trackingRoutes = new Hono<AppEnv>()
     const date = editableDate(c.req.param("date"), userToday(user));
     const { status, doses, tickedAt } = await readJson(c, batchBodySchema);
     const at = changeTime(tickedAt);
-    const { database, caches } = c.get("ctx");
+    const { database } = c.get("ctx");
     const ids = [...new Set(doses.map((d) => d.supplementId))];
     const versions = new Map((await versionsOn(database.db, user.id, date, ids)).map((v) => [v.supplementId, v]));
     const named = doses.map((d) => ({ ...d, name: judge(versions.get(d.supplementId), date, d.time, status).name }));
@@ -223,7 +213,6 @@ export const trackingRoutes = new Hono<AppEnv>()
       status === null
         ? await clearIntakes(database.db, user.id, date, at, windowStart(userToday(user)), named)
         : await setIntakes(database.db, user.id, date, status, at, named);
-    caches.dropTodays(user.id);
     const answer: IntakeBatchJson = {
       date,
       status,
@@ -243,7 +232,6 @@ export const trackingRoutes = new Hono<AppEnv>()
     ]);
     if (!outcome) throw new Error("a clear answered no dose");
     if (!outcome.applied) return c.json(intakeJson(target.date, outcome));
-    ctx.caches.dropTodays(user.id);
     return c.body(null, 204);
   })
   .get("/history", async (c) => {

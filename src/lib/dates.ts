@@ -51,31 +51,11 @@ export function wallClockIn(timeZone: string, at: Date | number): WallClock {
   };
 }
 
-/**
- * The last answer per zone, for the second it was asked in: a date changes only at a whole
- * second in every zone (tzdb offsets are whole seconds), so within one second the answer is
- * the same and a busy server formats a zone's date once a second instead of per request.
- */
-const lastDates = new Map<string, { second: number; date: string }>();
-
 /** The calendar date of instant `at` in `timeZone` (UTC when null). */
 export function dateIn(timeZone: string | null | undefined, at: Date | number): string {
-  const zone = timeZone || "UTC";
-  const ms = typeof at === "number" ? at : at.getTime();
-  const second = Math.floor(ms / 1000);
-  const last = lastDates.get(zone);
-  if (last && last.second === second) return last.date;
-  const wall = wallClockIn(zone, at);
+  const wall = wallClockIn(timeZone || "UTC", at);
   const two = (n: number) => String(n).padStart(2, "0");
-  const date = `${String(wall.year).padStart(4, "0")}-${two(wall.month)}-${two(wall.day)}`;
-  if (last) {
-    last.second = second;
-    last.date = date;
-  } else if (Number.isFinite(second)) {
-    if (lastDates.size > 500) lastDates.clear();
-    lastDates.set(zone, { second, date });
-  }
-  return date;
+  return `${String(wall.year).padStart(4, "0")}-${two(wall.month)}-${two(wall.day)}`;
 }
 
 /** Whether `value` is a real calendar date written `YYYY-MM-DD` (no 2026-02-30). */

@@ -8,8 +8,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
-import { Caches } from "../../api/cache";
 import { freezeClock, resetClock } from "../../api/clock";
+import { instanceRegistry } from "../../api/context";
 import {
   batchedVisitors,
   counterOf,
@@ -773,10 +773,10 @@ describe("counterOf: the instance's one counter", () => {
     freezeClock("2026-06-19T10:00:00Z");
     const owner = await member();
     const ctx = {
-      caches: new Caches(),
+      instance: instanceRegistry(),
       database,
       config: { INSIGHTS_FLUSH_MS: 20 },
-    } as unknown as Pick<AppContext, "caches" | "database" | "config">;
+    } as unknown as Pick<AppContext, "instance" | "database" | "config">;
     const c = counterOf(ctx);
     counters.push(c);
     expect(counterOf(ctx)).toBe(c);

@@ -90,7 +90,7 @@ async function primed(user: ApiUser, { pending = false } = {}): Promise<void> {
   await backdoorBio(user, "written behind the app's back");
   expect((await publicProfile(name)).body.user.bio).toBe(before);
   if (!pending) expect((await me(user)).bio).toBe(before);
-  expect(api.ctx.caches.getList(user.id, (await userRow(api, user)).isPremium)).toBeDefined();
+  expect(api.ctx.caches.getUser(user.id)).toBeDefined();
 }
 
 async function addSupplement(user: ApiUser, name: string, extra: Record<string, unknown> = {}): Promise<Listed> {

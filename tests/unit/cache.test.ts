@@ -4,49 +4,27 @@
  * store is capped in bytes, least recently used dropped first.
  */
 import { describe, expect, test } from "bun:test";
-import { type CachedBody, Caches, cachedBodyBytes, profileTags, Store, toCachedBody } from "../../api/cache";
+import { Caches, profileTags, Store } from "../../api/cache";
 import type { User } from "../../db/schema";
 
 /** A user row as the session check caches it (only the id matters to the cache). */
 const userRow = (id: string) => ({ id, username: `name_${id}` }) as unknown as User;
 
-const body = () => toCachedBody(new Response("[]", { headers: { "content-type": "application/json" } }));
-
 describe("Caches", () => {
-  test("a fill that began after an invalidation is stored", async () => {
+  test("a fill that began after an invalidation is stored; one that raced with its user's is not", () => {
     const caches = new Caches();
     caches.invalidate({ userId: "u1" });
+    caches.setUser(userRow("u1"), caches.begin());
+    expect(caches.getUser("u1")).toBeDefined();
     const since = caches.begin();
-    caches.setList("u1", false, await body(), since);
-    expect(caches.getList("u1", false)).toBeDefined();
+    caches.invalidate({ userId: "u2" }); // another user's invalidation does not spoil it
+    caches.setUser(userRow("u1"), since);
+    expect(caches.getUser("u1")).toBeDefined();
   });
 
-  test("a fill that raced with an invalidation of its user is not stored", async () => {
+  test("a change to the user drops their user row and profile, and the names it names; nothing else", () => {
     const caches = new Caches();
-    const since = caches.begin();
-    caches.invalidate({ userId: "u1" });
-    caches.setList("u1", false, await body(), since);
-    expect(caches.getList("u1", false)).toBeUndefined();
-    // Another user's invalidation does not spoil it.
-    const later = caches.begin();
-    caches.invalidate({ userId: "u2" });
-    caches.setList("u1", false, await body(), later);
-    expect(caches.getList("u1", false)).toBeDefined();
-  });
-
-  test("a list is kept for the premium state it was rendered for", async () => {
-    const caches = new Caches();
-    caches.setList("u1", true, await body(), caches.begin());
-    expect(caches.getList("u1", false)).toBeUndefined();
-    expect(caches.getList("u1", true)).toBeUndefined(); // the mismatch dropped it
-  });
-
-  test("a change to the user drops their list, user row and profile, and the names it names; nothing else", async () => {
-    const caches = new Caches();
-    for (const id of ["u1", "u2"]) {
-      caches.setUser(userRow(id), caches.begin());
-      caches.setList(id, false, await body(), caches.begin());
-    }
+    for (const id of ["u1", "u2"]) caches.setUser(userRow(id), caches.begin());
     const keep = (path: string, name: string, userId: string | null) =>
       caches.responses.set(path, {}, { tags: profileTags(name, userId), size: 100, since: caches.responses.begin() });
     keep("/api/profile/alice", "alice", "u1");
@@ -58,13 +36,11 @@ describe("Caches", () => {
 
     caches.applyNotification(JSON.stringify({ u: "u1", n: ["alice", "Alicia"] }));
     expect(caches.getUser("u1")).toBeUndefined();
-    expect(caches.getList("u1", false)).toBeUndefined();
     expect(caches.responses.get("/api/profile/alice")).toBeUndefined();
     expect(caches.responses.get("/ALICE")).toBeUndefined();
     expect(caches.responses.get("/api/profile/alicia")).toBeUndefined();
     // Another user's copies stay.
     expect(caches.getUser("u2")?.id).toBe("u2");
-    expect(caches.getList("u2", false)).toBeDefined();
     expect(caches.responses.get("/api/profile/bob")).toBeDefined();
   });
 
@@ -104,24 +80,24 @@ describe("Caches", () => {
     expect(caches.getSession("token=a.sig", 30_000)).toBeUndefined();
   });
 
-  test("a lost listening connection (clear) drops everything, and fills begun before it", async () => {
+  test("a lost listening connection (clear) drops everything, and fills begun before it", () => {
     const caches = new Caches();
     caches.setSession("token=a.sig", "u1", Date.now() + 60_000, caches.begin());
     const since = caches.begin();
     caches.clear();
-    caches.setList("u1", false, await body(), since);
-    expect(caches.getList("u1", false)).toBeUndefined();
+    caches.setUser(userRow("u1"), since);
+    expect(caches.getUser("u1")).toBeUndefined();
     expect(caches.getSession("token=a.sig", 30_000)).toBeUndefined();
   });
 
-  test("an unreadable notification drops everything", async () => {
+  test("an unreadable notification drops everything", () => {
     const caches = new Caches();
-    caches.setList("u1", false, await body(), caches.begin());
+    caches.setUser(userRow("u1"), caches.begin());
     caches.applyNotification("not json");
-    expect(caches.getList("u1", false)).toBeUndefined();
+    expect(caches.getUser("u1")).toBeUndefined();
   });
 
-  describe("Store: the one mechanism (the response cache, avatars, per-user answers, cards)", () => {
+  describe("Store: the one mechanism (the response cache, avatars, user rows and sessions)", () => {
     const fill = (store: Store<object>, key: string, size: number, tags: string[] = []) =>
       store.set(key, { key }, { tags, size, since: store.begin() });
 
@@ -168,77 +144,6 @@ describe("Caches", () => {
       const none = new Store<object>(0, 60_000);
       fill(none, "small", 1);
       expect([none.get("small"), none.size, none.bytes]).toEqual([undefined, 0, 0]);
-    });
-  });
-
-  describe("the per-user answers' byte cap (USER_CACHE_MB: supplement lists and Today)", () => {
-    const sized = (bytes: number): CachedBody => ({
-      status: 200,
-      body: new Blob([new Uint8Array(bytes)]),
-      headers: [["content-type", "application/json"]],
-      etag: '"x"',
-    });
-    const one = cachedBodyBytes(sized(10_000));
-
-    test.each([
-      ["lists only", (c: Caches, i: number) => c.setList(`u${i}`, false, sized(10_000), c.begin())],
-      ["Todays only", (c: Caches, i: number) => c.setToday(`u${i}`, "2026-01-01", sized(10_000), c.begin())],
-      [
-        "lists and Todays mixed",
-        (c: Caches, i: number) =>
-          i % 2
-            ? c.setList(`u${i}`, false, sized(10_000), c.begin())
-            : c.setToday(`u${i}`, `2026-01-0${(i % 8) + 1}`, sized(10_000), c.begin()),
-      ],
-    ])("never holds more bytes than its cap (%s), however many users come", (_label, fill) => {
-      const caches = new Caches({ answerBytes: one * 5 + 2_000 });
-      for (let i = 0; i < 300; i++) {
-        fill(caches, i);
-        expect(caches.answerCacheBytes).toBeLessThanOrEqual(caches.maxAnswerBytes);
-      }
-      expect(caches.answerCacheBytes).toBeGreaterThan(one * 4); // it does keep what fits
-    });
-
-    test("drops the least recently used answer first, a list or a Today", () => {
-      const caches = new Caches({ answerBytes: one * 3 + 2_000 });
-      caches.setList("u1", false, sized(10_000), caches.begin());
-      caches.setToday("u2", "2026-01-01", sized(10_000), caches.begin());
-      caches.setList("u3", true, sized(10_000), caches.begin());
-      expect(caches.getList("u1", false)).toBeDefined(); // u1 used again: u2's Today is the oldest now
-      caches.setList("u4", false, sized(10_000), caches.begin());
-      expect(caches.getToday("u2", "2026-01-01")).toBeUndefined();
-      expect(caches.getList("u1", false)).toBeDefined();
-      expect(caches.getList("u3", true)).toBeDefined();
-      expect(caches.getList("u4", false)).toBeDefined();
-    });
-
-    test("an answer larger than the whole cap is not kept (and drops nothing)", () => {
-      const caches = new Caches({ answerBytes: 50_000 });
-      caches.setList("small", false, sized(1_000), caches.begin());
-      caches.setList("huge", false, sized(60_000), caches.begin());
-      caches.setToday("huge", "2026-01-01", sized(60_000), caches.begin());
-      expect(caches.getList("huge", false)).toBeUndefined();
-      expect(caches.getToday("huge", "2026-01-01")).toBeUndefined();
-      expect(caches.getList("small", false)).toBeDefined();
-    });
-
-    test("counts what it drops: replaced, invalidated, expired by a premium change, cleared", () => {
-      const caches = new Caches({ answerBytes: 1_000_000 });
-      caches.setList("u1", false, sized(5_000), caches.begin());
-      caches.setList("u1", false, sized(700), caches.begin()); // replaced, not added
-      caches.setToday("u1", "2026-01-01", sized(300), caches.begin());
-      caches.setToday("u2", "2026-01-01", sized(400), caches.begin());
-      caches.setList("u3", false, sized(100), caches.begin());
-      const expected = [700, 300, 400, 100].reduce((sum, n) => sum + cachedBodyBytes(sized(n)), 0);
-      expect(caches.answerCacheBytes).toBeGreaterThanOrEqual(expected);
-      expect(caches.answerCacheBytes).toBeLessThan(expected + 1_000);
-      caches.invalidate({ userId: "u1" });
-      caches.dropTodays("u2");
-      expect(caches.getList("u3", true)).toBeUndefined(); // rendered for free: dropped
-      expect(caches.answerCacheBytes).toBe(0);
-      caches.setList("u4", false, sized(100), caches.begin());
-      caches.clear();
-      expect(caches.answerCacheBytes).toBe(0);
     });
   });
 });

@@ -5,11 +5,19 @@
  * in development and in production (HSTS).
  */
 import { describe, expect, test } from "bun:test";
-import { type CachedBody, Caches, kept } from "../../api/cache";
+import { Caches, kept } from "../../api/cache";
 import { securityHeaders, withSecurityHeaders } from "../../api/security";
 import type { AppContext, HostEnv } from "../../api/types";
 import { responseCache } from "../../src/host/cache";
 import { type StaticFile, serveStatic } from "../../src/host/static";
+
+/** A route's answer, as the host keeps it. */
+interface RouteAnswer {
+  status: number;
+  body: Blob;
+  headers: [string, string][];
+  etag: string;
+}
 
 const entries = (response: Response) => [...response.headers.entries()].sort(([a], [b]) => a.localeCompare(b));
 
@@ -20,7 +28,7 @@ const requests = (etag: string) => [
   { name: "304", request: new Request("http://x/p", { headers: { "if-none-match": etag } }) },
 ];
 
-const page: CachedBody = {
+const page: RouteAnswer = {
   status: 200,
   body: new Blob(["<!doctype html><p>hi</p>"]),
   headers: [
@@ -30,7 +38,7 @@ const page: CachedBody = {
   ],
   etag: '"page1"',
 };
-const json: CachedBody = {
+const json: RouteAnswer = {
   status: 404,
   body: new Blob(['{"message":"Not found"}']),
   headers: [
@@ -46,7 +54,7 @@ const file: StaticFile = {
   etag: '"file1"',
   cacheControl: "public, max-age=0, must-revalidate",
 };
-const image: CachedBody = {
+const image: RouteAnswer = {
   status: 200,
   body: new Blob([new Uint8Array(1234)]),
   headers: [
@@ -57,7 +65,7 @@ const image: CachedBody = {
 };
 
 /** A host response cache per security setting, in front of a route that answers `body` and declares it keepable. */
-function keptAnswer(body: CachedBody) {
+function keptAnswer(body: RouteAnswer) {
   const env = { clientAddress: () => undefined } as unknown as HostEnv;
   const caches = new Map<Record<string, string> | undefined, ReturnType<typeof responseCache>>();
   return (request: Request, security?: Record<string, string>) => {

@@ -4,7 +4,7 @@
  * Postgres, all at once every 5 minutes.
  */
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
-import { Caches, Store, toCachedBody } from "../../api/cache";
+import { Caches, Store } from "../../api/cache";
 import { spreadTtl, TTL_SPREAD } from "../../api/ttl";
 import type { User } from "../../db/schema";
 
@@ -36,7 +36,6 @@ describe("the caches' entries filled at one moment expire spread over the last q
     clock?.mockRestore();
     clock = spyOn(Date, "now").mockReturnValue(ms);
   };
-  const body = () => toCachedBody(new Response("{}", { headers: { "content-type": "application/json" } }));
   const user = (id: string) => ({ id, username: `name_${id}` }) as unknown as User;
 
   // Each kind: fill entry i, and whether entry i is still held.
@@ -56,24 +55,6 @@ describe("the caches' entries filled at one moment expire spread over the last q
         const caches = new Caches({ ttlMs: TTL });
         for (let i = 0; i < N; i++) caches.setUser(user(`u${i}`), caches.begin());
         return (i) => caches.getUser(`u${i}`) !== undefined;
-      },
-    ],
-    [
-      "supplement lists",
-      async () => {
-        const caches = new Caches({ ttlMs: TTL });
-        const b = await body();
-        for (let i = 0; i < N; i++) caches.setList(`u${i}`, false, b, caches.begin());
-        return (i) => caches.getList(`u${i}`, false) !== undefined;
-      },
-    ],
-    [
-      "Today answers",
-      async () => {
-        const caches = new Caches({ ttlMs: TTL });
-        const b = await body();
-        for (let i = 0; i < N; i++) caches.setToday(`u${i}`, "2026-11-27", b, caches.begin());
-        return (i) => caches.getToday(`u${i}`, "2026-11-27") !== undefined;
       },
     ],
   ];

@@ -34,6 +34,7 @@ const MODULES: { name: string; source: string }[] = [
   { name: "stock", source: "api/stock.ts" },
   { name: "trash", source: "api/supplement-trash.ts" },
   { name: "reminders", source: "api/reminders/outbox.ts" },
+  { name: "reminder-bounds", source: "api/reminders/isolate.ts" },
 ];
 
 interface Counts {

@@ -345,6 +345,9 @@ describe("the routes", () => {
     const saved = await send(owner, "PUT", `/api/supplements/${x}/stock`, { count: 5, unitsPerPack: 10 });
     expect(saved.body).toMatchObject({ id: x, stock: { left: 5, unitsPerPack: 10 } });
     const unsized = await addSupplementAs(api, owner, { name: "Unsized" });
+    // A pack of 99,999 and no count yet: one pack is the count; twenty would pass STOCK_MAX (issue 45 §4).
+    const big = await addSupplementAs(api, owner, { name: "Big packs" });
+    await send(owner, "PUT", `/api/supplements/${big}/stock`, { unitsPerPack: 99_999 });
     const cases: [string, string, Record<string, unknown> | undefined, number, string | null][] = [
       [`/api/supplements/${x}/stock`, "PUT", {}, 400, "_"],
       [`/api/supplements/${x}/stock`, "PUT", { count: -1 }, 400, "count"],
@@ -365,6 +368,7 @@ describe("the routes", () => {
       ["/api/supplements/2147483648/stock", "PUT", { count: 1 }, 404, null],
       ["/api/supplements/2147483648/refills", "POST", { packs: 1 }, 404, null],
       [`/api/supplements/${unsized}/refills`, "POST", { packs: 1 }, 409, "unitsPerPack"],
+      [`/api/supplements/${big}/refills`, "POST", { packs: 20 }, 409, "packs"],
       ["/api/supplements/99999999/stock", "PUT", { count: 1 }, 404, null],
       ["/api/supplements/99999999/refills", "POST", { packs: 1 }, 404, null],
     ];

@@ -4,7 +4,13 @@
  * taken' stay whole or go, never in part. Short lists are untouched.
  */
 import { expect, test } from "bun:test";
-import { MAX_PUSH_PAYLOAD_BYTES, type OpenDose, payloadBytes, reminderPayload } from "../../api/reminders/message";
+import {
+  listBody,
+  MAX_PUSH_PAYLOAD_BYTES,
+  type OpenDose,
+  payloadBytes,
+  reminderPayload,
+} from "../../api/reminders/message";
 
 const doses = (n: number, name: (i: number) => string): OpenDose[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -34,9 +40,10 @@ test.each(CASES)("%s", (_, list, expected) => {
   expect(Buffer.byteLength(JSON.stringify(payload))).toBe(payloadBytes(payload));
   expect(payload.title).toBe(`Morning: ${list.length} ${list.length === 1 ? "supplement" : "supplements"}`);
   const lines = list.map((d) => `${d.name} (2 capsules)`);
+  const all = list.map((d) => ({ supplementId: d.supplementId, time: d.time }));
   if (expected === "whole") {
     expect(payload.body).toBe(lines.join(", "));
-    expect(payload.doses.length).toBe(list.length);
+    expect(payload.doses).toEqual(all); // what 'Mark all taken' sends
     return;
   }
   const match = payload.body.match(/^(.*) and (\d+) more$/s);
@@ -48,5 +55,55 @@ test.each(CASES)("%s", (_, list, expected) => {
   // One more name would not have fitted.
   const next = { ...payload, body: `${lines.slice(0, shown + 1).join(", ")} and ${Number(more) - 1} more` };
   expect(payloadBytes(next)).toBeGreaterThan(MAX_PUSH_PAYLOAD_BYTES);
-  expect([0, list.length]).toContain(payload.doses.length);
+  expect([[], all]).toContainEqual(payload.doses);
+});
+
+test("a dose without an amount is listed by its name alone; one with an amount, with its phrase", () => {
+  const list: OpenDose[] = [
+    { supplementId: 1, time: "morning", name: "Zinc", quantityType: "Capsule(s)", doseAmount: null },
+    { supplementId: 2, time: "morning", name: "Magnesium", quantityType: "Capsule(s)", doseAmount: 2 },
+  ];
+  expect(reminderPayload("morning", "2026-06-01", list).body).toBe("Zinc, Magnesium (2 capsules)");
+});
+
+test.each([
+  [3, "A, B, C"],
+  [5, "A, B, C"],
+  [2, "A, B and 1 more"],
+  [1, "A and 2 more"],
+  [0, "and 3 more"],
+] as [number, string][])("listBody: %p of three shown: %p", (shown, body) => {
+  expect(listBody(["A", "B", "C"], shown)).toBe(body);
+});
+
+test("a payload of exactly 3,000 bytes is sent whole; one byte more is cut", () => {
+  const list = doses(15, long);
+  const last = list[14] as OpenDose;
+  const base = payloadBytes(reminderPayload("morning", "2026-06-01", list));
+  const exact = [...list.slice(0, 14), { ...last, name: last.name + "y".repeat(MAX_PUSH_PAYLOAD_BYTES - base) }];
+  const whole = reminderPayload("morning", "2026-06-01", exact);
+  expect(payloadBytes(whole)).toBe(MAX_PUSH_PAYLOAD_BYTES);
+  expect(whole.doses.length).toBe(15);
+  expect(whole.body).not.toContain(" more");
+  const over = [
+    ...list.slice(0, 14),
+    { ...last, name: `${last.name}${"y".repeat(MAX_PUSH_PAYLOAD_BYTES - base + 1)}` },
+  ];
+  expect(payloadBytes(reminderPayload("morning", "2026-06-01", over))).toBeLessThanOrEqual(MAX_PUSH_PAYLOAD_BYTES);
+  expect(reminderPayload("morning", "2026-06-01", over).body).toEndWith(" more");
+});
+
+/** The Topic header and notification tag: one per slot and day (a newer one replaces the older), URL-safe, ≤ 32 characters. */
+test.each([
+  ["morning", "2026-06-01", "morning-20260601"],
+  ["afternoon", "2026-12-31", "afternoon-20261231"],
+  ["bedtime", "2027-01-01", "bedtime-20270101"],
+] as const)("the topic of %s on %s is %s", (slot, date, topic) => {
+  const payload = reminderPayload(
+    slot,
+    date,
+    doses(1, (i) => `Zinc ${i}`),
+  );
+  expect(payload.tag).toBe(topic);
+  expect(payload.tag).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
 });

@@ -2,7 +2,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { cardVersions, supplements, type User, users } from "../../db/schema";
-import { isReservedUsername, socialLinksOf } from "../../src/lib/constants";
+import { socialLinksOf } from "../../src/lib/constants";
+import { isReservedUsername } from "../../src/lib/reserved-usernames";
 import type { PublicProfile, PublicSupplement, PublicUser } from "../../src/lib/types";
 import { isHttpUrl, usernameSchema } from "../../src/lib/validation";
 import { shownAvatar } from "../user-fields";

@@ -5,7 +5,7 @@
  * name and its user (the host's cache, src/host/cache.ts).
  */
 import { Hono } from "hono";
-import { isReservedUsername } from "../../src/lib/constants";
+import { isReservedUsername } from "../../src/lib/reserved-usernames";
 import { isValidUsername } from "../../src/lib/validation";
 import { kept, profileTags } from "../cache";
 import type { AppEnv } from "../env";

@@ -1,15 +1,9 @@
 import { useEffect, useId, useRef, useState } from "react";
 import Field from "../components/Field";
 import { ApiError, api, profileExists } from "../lib/api";
-import {
-  BIO_MAX,
-  CLAIM_PARAM,
-  isReservedUsername,
-  PRODUCT_NAME,
-  USERNAME_CHECK_MIN,
-  USERNAME_INPUT_MAX,
-} from "../lib/constants";
+import { BIO_MAX, CLAIM_PARAM, PRODUCT_NAME, USERNAME_CHECK_MIN, USERNAME_INPUT_MAX } from "../lib/constants";
 import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
+import { isReservedUsername } from "../lib/reserved-usernames";
 import { flashToast, notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
 import { bioSchema, usernameSchema } from "../lib/validation";

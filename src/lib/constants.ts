@@ -55,59 +55,6 @@ export const USERNAME_INPUT_MAX = USERNAME_MAX + 10;
 /** The live username check starts at this many characters. */
 export const USERNAME_CHECK_MIN = USERNAME_MIN;
 
-/**
- * First path segments the app uses itself, and names that would mislead; none can be
- * a username (they answer 409 'Username is already taken').
- */
-export const RESERVED_USERNAMES: ReadonlySet<string> = new Set([
-  "api",
-  "auth",
-  "subscribe",
-  "billing",
-  "profile",
-  "uploads",
-  "images",
-  "image",
-  "_astro",
-  "assets",
-  "static",
-  "public",
-  "favicon",
-  "robots",
-  "sitemap",
-  "dashboard",
-  "admin",
-  "administrator",
-  "root",
-  "support",
-  "help",
-  "settings",
-  "login",
-  "logout",
-  "signup",
-  "signin",
-  "sign_in",
-  "sign_up",
-  "register",
-  "account",
-  "accounts",
-  "about",
-  "terms",
-  "privacy",
-  "www",
-  "mail",
-  PRODUCT_NAME.toLowerCase(),
-  "premium",
-  "pricing",
-  "security",
-  "status",
-  "health",
-  "null",
-  "undefined",
-]);
-
-export const isReservedUsername = (name: string) => RESERVED_USERNAMES.has(name.toLowerCase());
-
 /** The eight social links: field, form label, button label, brand colour (white text passes AA on each). */
 export const SOCIAL_LINKS = [
   { field: "instagramUrl", label: "Instagram", button: "Instagram", color: "#C13584" },

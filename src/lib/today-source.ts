@@ -50,3 +50,14 @@ export async function readDay(userId: string, date?: string): Promise<DayRead> {
 export function keepServerDay(userId: string, day: TodayJson): void {
   void keepDay(userId, day, Date.now()).catch(() => undefined);
 }
+
+/**
+ * The dashboard page marks the element around Today with this token when the server rendered
+ * Today's rows into it; the service worker turns it into KEPT_PAGE_MARK when it answers its kept
+ * copy of the page (src/service-worker/sw.js), whose rows are then as old as that copy.
+ */
+export const RENDERED_PAGE_MARK = "today-source:server";
+export const KEPT_PAGE_MARK = "today-source:worker";
+
+/** Whether this page is the worker's kept copy (its server-rendered rows are not the device's truth). */
+export const keptPageShown = (): boolean => document.querySelector(`[data-today-source="${KEPT_PAGE_MARK}"]`) !== null;

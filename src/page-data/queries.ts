@@ -9,7 +9,10 @@ import { getContext } from "../../api/context";
 import { type FoundProfile, findPublicProfile } from "../../api/queries/profile";
 import { listSupplements } from "../../api/queries/supplements";
 import { remindersOn } from "../../api/reminders/settings";
-import { isReservedUsername } from "../lib/constants";
+import { readDay } from "../../api/tracking/queries";
+import { userToday } from "../../api/tracking/versions";
+import { isReservedUsername } from "../lib/reserved-usernames";
+import type { TodayJson } from "../lib/schedule";
 import type { CurrentUser, Supplement } from "../lib/types";
 import { isValidUsername } from "../lib/validation";
 
@@ -46,4 +49,14 @@ export async function userHasPassword(userId: string): Promise<boolean> {
 /** Whether the user gets reminders (issue 39: the dashboard's Today links to them when not). */
 export async function userHasReminders(userId: string): Promise<boolean> {
   return remindersOn((await getContext()).database.db, userId);
+}
+
+/**
+ * The user's Today as GET /api/today answers it (issue 51: the dashboard renders its rows, so a
+ * phone can tick at once): their day in their zone by the one clock (api/clock.ts). Null before
+ * the browser told the zone (the card then reads the day in the browser's zone).
+ */
+export async function todayOf(user: Pick<CurrentUser, "id" | "timeZone">): Promise<TodayJson | null> {
+  if (!user.timeZone) return null;
+  return readDay((await getContext()).database.db, user.id, userToday(user), user.timeZone);
 }

@@ -63,9 +63,21 @@ async function shell(request) {
     return response;
   } catch (error) {
     const cached = await caches.match(SHELL, { cacheName: CACHE, ignoreSearch: true, ignoreVary: true });
-    if (cached) return cached;
+    if (cached) return keptShell(cached);
     throw error;
   }
+}
+
+/**
+ * The kept dashboard as answered without a network: its mark of server-rendered Today rows
+ * (RENDERED_PAGE_MARK in src/lib/today-source.ts) becomes the kept copy's, so that the card shows
+ * this device's copy of the day instead of the rows as old as the page.
+ */
+async function keptShell(response) {
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  const page = (await response.text()).replace("today-source:server", "today-source:worker");
+  return new Response(page, { status: response.status, statusText: response.statusText, headers });
 }
 
 /**

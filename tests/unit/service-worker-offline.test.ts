@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { KEPT_PAGE_MARK, RENDERED_PAGE_MARK } from "../../src/lib/today-source";
 
 const SOURCE = readFileSync(join(import.meta.dir, "..", "..", "src", "service-worker", "sw.js"), "utf8");
 const ORIGIN = "https://stacktrack.test";
@@ -146,6 +147,20 @@ describe("what the worker answers and keeps", () => {
     const keptAt = Date.parse(kept?.headers.get("X-Offline-Copy") ?? "");
     expect(keptAt).toBeGreaterThanOrEqual(before - 1000);
     expect(keptAt).toBeLessThanOrEqual(Date.now());
+  });
+
+  // Issue 51: the kept dashboard's server-rendered Today rows are as old as the copy; its mark
+  // tells the card so (src/lib/today-source.ts), and the network's page keeps the server's mark.
+  test.each([
+    ["the network's page keeps the server's mark", true, RENDERED_PAGE_MARK],
+    ["the kept page, without a network, carries the worker's mark", false, KEPT_PAGE_MARK],
+  ])("%s", async (_what, online, mark) => {
+    const worker = loadWorker();
+    await worker.request(`/dashboard?${RENDERED_PAGE_MARK}`, { mode: "navigate" });
+    worker.setOnline(online);
+    expect(await worker.request(`/dashboard?${RENDERED_PAGE_MARK}`, { mode: "navigate" })).toBe(
+      `network /dashboard?${mark}`,
+    );
   });
 
   test("Today's answers: the 8 latest dates are kept", async () => {

@@ -1,0 +1,78 @@
+/**
+ * One time of day on Today (issues 19, 38): its heading, `Take all` while two or more of its
+ * doses are open (As needed never), `Undo` right after a Take all, and its rows.
+ */
+import { changeKey } from "../../lib/offline-queue";
+import { AS_NEEDED, type IntakeTime, TIME_LABELS } from "../../lib/schedule";
+import DoseRow from "./DoseRow";
+import type { Row } from "./today-rows";
+import type { useTodayWrites } from "./useTodayWrites";
+import type { useWaitingTicks } from "./useWaitingTicks";
+
+export default function TimeGroup({
+  time,
+  rows,
+  shown,
+  ticks,
+  writes,
+}: {
+  time: IntakeTime;
+  rows: Row[];
+  shown: string;
+  ticks: Pick<ReturnType<typeof useWaitingTicks>, "syncOf" | "refusal">;
+  writes: ReturnType<typeof useTodayWrites>;
+}) {
+  const label = TIME_LABELS[time];
+  const open = time === AS_NEEDED ? [] : rows.filter((r) => r.status === null);
+  const undo = open.length === 0 ? writes.undoable(shown, time) : [];
+  return (
+    <div className="mt-3">
+      <div className="flex min-h-8 items-center justify-between gap-2">
+        <h3 className="text-sm font-semibold tracking-wide text-slate-700 uppercase">{label}</h3>
+        {open.length >= 2 ? (
+          <button
+            type="button"
+            id={`take-all-${time}`}
+            className="btn btn-outline btn-sm"
+            aria-label={`Take all: ${label}`}
+            onClick={() =>
+              void writes.writeGroup(
+                shown,
+                time,
+                open.map((r) => r.key),
+                "taken",
+              )
+            }
+          >
+            Take all
+          </button>
+        ) : undo.length > 0 ? (
+          <button
+            type="button"
+            id={`take-all-${time}`}
+            className="btn btn-ghost btn-sm"
+            aria-label={`Undo take all: ${label}`}
+            onClick={() => void writes.writeGroup(shown, time, undo, null)}
+          >
+            Undo
+          </button>
+        ) : null}
+      </div>
+      <ul className="mt-1.5 space-y-2">
+        {rows.map((row) => {
+          const key = changeKey(row);
+          return (
+            <DoseRow
+              key={row.key}
+              row={row}
+              inputId={`dose-${shown}-${row.key.replace("/", "-")}`}
+              sync={ticks.syncOf(key)}
+              refusal={ticks.refusal(key)}
+              onWrite={(status) => void writes.write(row, status)}
+            />
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -241,6 +241,28 @@ export const visitSalts = pgTable("visit_salts", {
 });
 
 /**
+ * Visitor hashes of an earlier release, one row per visitor (migration 0005). Nothing writes
+ * it since migration 0010, and since issue 46 nothing reads or deletes from it either. The
+ * previous release's insights flush still deletes from it, so dropping it now would fail that
+ * flush on old instances during a rolling deploy (their counts lost at stop): the next
+ * release drops it (CONTRIBUTING.md, "expand and contract").
+ */
+export const visitorHashes = pgTable(
+  "visitor_hashes",
+  {
+    day: date("day").notNull(),
+    hash: bytea("hash").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ name: "visitor_hashes_pk", columns: [t.day, t.hash] }),
+    index("visitor_hashes_user_id_idx").on(t.userId),
+  ],
+);
+
+/**
  * Unique visitors (no address is stored): one row per profile, UTC day and flush, with the
  * visitors' HMACs side by side (16 bytes each, api/insights/counter.ts). A day's visitors are
  * profile_daily_counts.visitors plus the distinct hashes of its batches; the first flush of a

@@ -3,7 +3,7 @@
  * views, clicks and the public profile limit) in front of the Hono app, with Astro's dev server
  * (Vite, hot reload) rendering the pages in place of the built ones. Astro listens on a private
  * port on 127.0.0.1; only the host is reached from the browser (PORT, 4321 by default), and
- * Vite's hot-reload socket goes to Astro's port directly. Decision: docs/decisions/002.
+ * Vite's hot-reload socket goes to Astro's port directly. Decision: docs/decisions/042-one-request-path-in-development.md.
  */
 import { dev } from "astro";
 import { createApp } from "../api/app";

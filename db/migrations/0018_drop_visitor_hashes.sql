@@ -1,1 +1,0 @@
-DROP TABLE "visitor_hashes" CASCADE;

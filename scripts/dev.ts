@@ -44,6 +44,7 @@ const dispatch = createHost({ ctx, api: createApp(ctx), render, security: header
 const server = Bun.serve({
   hostname: config.HOST,
   port: config.PORT,
+  idleTimeout: 120, // Vite's first compile of a page can take longer than Bun's default 10 s
   async fetch(request, bun) {
     const url = requestUrl(request);
     if (!url) return withSecurityHeaders(badHost(), headers);

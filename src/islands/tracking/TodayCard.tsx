@@ -146,7 +146,8 @@ export default function TodayCard({ user: initialUser, day }: { user: CurrentUse
       ) : rows.length === 0 ? (
         <div className="mt-3 rounded-xl border border-dashed border-slate-300 px-4 py-8 text-center text-slate-700">
           <p>{isToday ? "Nothing scheduled today" : "Nothing scheduled that day"}</p>
-          {isToday && listLoaded && list.length === 0 && (
+          {/* After hydration: the server renders the card before the list store is seeded (React #418). */}
+          {isToday && hydrated && listLoaded && list.length === 0 && (
             <button
               type="button"
               className="btn btn-primary mt-3"

@@ -36,8 +36,8 @@ const tests = ["unit", "api"].flatMap((dir) =>
 
 const steps: [string, string[]][] = [
   ["typecheck", ["bun", "--bun", "tsc", "--noEmit", "-p", "tsconfig.json"]],
-  ["lint", ["bun", "--bun", "biome", "check", "."]],
-  ["import graph", ["bun", "scripts/check-imports.ts"]],
+  ["lint", ["bun", "run", "lint"]],
+  ["import graph", ["bun", "run", "check:imports"]],
 ];
 
 const started = performance.now();

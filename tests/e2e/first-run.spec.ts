@@ -8,7 +8,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { dateIn, shortDayLabel } from "../../src/lib/dates";
 import { HEATMAP_LABELS, HEATMAP_NOTE } from "../../src/lib/heatmap";
-import { background, gotoHydrated, swatch } from "../support/e2e-ui";
+import { background, gotoHydrated, swatch, waitForHydration } from "../support/e2e-ui";
 import { apiCall, newCredentials, signUpWithApi, uniqueUsername } from "../support/e2e-users";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
 
@@ -140,6 +140,8 @@ test("an unknown profile offers 'Make it yours' when the name is free: sign-up, 
   await page.goto(`/${name}`);
   await page.getByRole("link", { name: "Make it yours" }).tap();
   await expect(page).toHaveURL(/\/auth\/sign-up\?redirectTo=/);
+  // Filled before the form hydrates, the fields could be reset by it (CI, once).
+  await waitForHydration(page);
   const credentials = newCredentials();
   await page.getByLabel("Name", { exact: true }).fill(credentials.name);
   await page.getByLabel("Email", { exact: true }).fill(credentials.email);

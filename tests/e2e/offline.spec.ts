@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { addDays, dateIn } from "../../src/lib/dates";
 import type { TodayJson } from "../../src/lib/schedule";
-import { startControlledApp } from "../support/e2e-app";
+import { type ControlledApp, startControlledApp } from "../support/e2e-app";
 import { expectToast, gotoHydrated, waitForHydration } from "../support/e2e-ui";
 import { addSupplements, apiCall, signUpWithApi } from "../support/e2e-users";
 import { expectNoA11yViolations } from "./support";
@@ -71,6 +71,17 @@ const PENDING = "PendingWaiting to sync";
  */
 async function tickOffline(page: Page, context: BrowserContext, name: string) {
   await context.setOffline(true);
+  await dose(page, name).check();
+  await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText(PENDING);
+}
+
+/**
+ * A tick while a proxy between the browser and the app is cut: nothing reaches the server. In
+ * the browser's offline mode, a request of a page its worker controls may still reach it (seen
+ * in CI), so a test that needs the tick still waiting afterwards uses this.
+ */
+async function tickUnreachable(page: Page, network: NonNullable<ControlledApp["network"]>, name: string) {
+  network.cut();
   await dose(page, name).check();
   await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText(PENDING);
 }
@@ -216,31 +227,38 @@ test("a tick made offline before midnight and sent after it lands on the day it 
   }
 });
 
-test("sign-out deletes the worker's copies and the waiting ticks", async ({ page, context, baseURL }) => {
-  const base = baseURL as string;
-  await signUpWithApi(page.request, base);
-  await addSupplements(page, base, [{ name: "Vitamin C" }]);
-  await dashboardKeptOffline(page, `${base}/dashboard`);
-  // The tick cannot reach the server: it waits on the device (settings does not send it).
-  await tickOffline(page, context, "Vitamin C");
-  await page.goto("about:blank");
-  await context.setOffline(false);
-  await gotoHydrated(page, `${base}/settings`);
-  const stored = () =>
-    page.evaluate(async () => ({
-      caches: (await caches.keys()).length,
-      databases: (await indexedDB.databases()).length,
-      workers: (await navigator.serviceWorker.getRegistrations()).length,
-    }));
-  expect(await stored()).toEqual({ caches: 1, databases: 1, workers: 1 });
-  expect(await waitingOnDevice(page)).toBe(1);
+test("sign-out deletes the worker's copies and the waiting ticks", async ({ page }) => {
+  // Unreachable by a cut proxy: in offline mode, the retry 2 s later once saved the tick (CI).
+  const app = await startControlledApp({}, { proxied: true });
+  const network = app.network as NonNullable<typeof app.network>;
+  const base = app.url;
+  try {
+    await signUpWithApi(page.request, base);
+    await addSupplements(page, base, [{ name: "Vitamin C" }]);
+    await dashboardKeptOffline(page, `${base}/dashboard`);
+    // The tick cannot reach the server: it waits on the device (settings does not send it).
+    await tickUnreachable(page, network, "Vitamin C");
+    await page.goto("about:blank");
+    network.restore();
+    await gotoHydrated(page, `${base}/settings`);
+    const stored = () =>
+      page.evaluate(async () => ({
+        caches: (await caches.keys()).length,
+        databases: (await indexedDB.databases()).length,
+        workers: (await navigator.serviceWorker.getRegistrations()).length,
+      }));
+    expect(await stored()).toEqual({ caches: 1, databases: 1, workers: 1 });
+    expect(await waitingOnDevice(page)).toBe(1);
 
-  await page.getByRole("button", { name: "Account menu" }).click();
-  await page.getByRole("menuitem", { name: "Logout" }).click();
-  await expect(page).toHaveURL(`${base}/`);
-  await expect.poll(stored).toEqual({ caches: 0, databases: 0, workers: 0 });
-  // The landing page has no script and no worker.
-  expect(await page.locator("script").count()).toBe(0);
+    await page.getByRole("button", { name: "Account menu" }).click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await expect(page).toHaveURL(`${base}/`);
+    await expect.poll(stored).toEqual({ caches: 0, databases: 0, workers: 0 });
+    // The landing page has no script and no worker.
+    expect(await page.locator("script").count()).toBe(0);
+  } finally {
+    await app.stop();
+  }
 });
 
 test("a waiting tick for a supplement deleted meanwhile is dropped with a notice", async ({
@@ -303,35 +321,43 @@ test("a tick that waited until its day left the 7-day window is refused, and the
 test("another user signing in on the browser (no sign-out) never gets the first one's waiting ticks or copies", async ({
   page,
   context,
-  baseURL,
 }) => {
-  const base = baseURL as string;
-  await signUpWithApi(page.request, base);
-  await addSupplements(page, base, [{ name: "Private Tonic" }]);
-  await firstVisitKept(page, `${base}/dashboard`);
-  await tickOffline(page, context, "Private Tonic");
+  const app = await startControlledApp({}, { proxied: true });
+  const network = app.network as NonNullable<typeof app.network>;
+  const base = app.url;
+  try {
+    await signUpWithApi(page.request, base);
+    await addSupplements(page, base, [{ name: "Private Tonic" }]);
+    await firstVisitKept(page, `${base}/dashboard`);
+    await tickUnreachable(page, network, "Private Tonic");
+    await page.goto("about:blank");
+    network.restore();
+    // It waits on the device (settings does not send it).
+    await gotoHydrated(page, `${base}/settings`);
+    expect(await waitingOnDevice(page)).toBe(1);
 
-  // The session ends without a sign-out (cookies gone), and someone else signs in.
-  const sent: string[] = [];
-  page.on("request", (r) => {
-    if (r.url().includes("/api/intakes/")) sent.push(r.url());
-  });
-  await page.goto("about:blank");
-  await context.clearCookies();
-  await context.setOffline(false);
-  await signUpWithApi(page.request, base);
-  await addSupplements(page, base, [{ name: "Vitamin C" }]);
-  await gotoHydrated(page, `${base}/dashboard`);
-  await expect(dose(page, "Vitamin C")).toBeVisible();
-  await expect(todayCard(page)).not.toContainText("Private Tonic");
-  const left = () =>
-    page.evaluate(async () => {
-      const cache = await caches.open("stacktrack-offline-v2");
-      const responses = await Promise.all((await cache.keys()).map((r) => cache.match(r)));
-      const texts = await Promise.all(responses.map((r) => r?.text() ?? ""));
-      return texts.some((t) => t.includes("Private Tonic"));
+    // The session ends without a sign-out (cookies gone), and someone else signs in.
+    const sent: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().includes("/api/intakes/")) sent.push(r.url());
     });
-  await expect.poll(left).toBe(false);
-  expect(sent).toEqual([]);
-  await expect.poll(() => waitingOnDevice(page)).toBe(0);
+    await context.clearCookies();
+    await signUpWithApi(page.request, base);
+    await addSupplements(page, base, [{ name: "Vitamin C" }]);
+    await gotoHydrated(page, `${base}/dashboard`);
+    await expect(dose(page, "Vitamin C")).toBeVisible();
+    await expect(todayCard(page)).not.toContainText("Private Tonic");
+    const left = () =>
+      page.evaluate(async () => {
+        const cache = await caches.open("stacktrack-offline-v2");
+        const responses = await Promise.all((await cache.keys()).map((r) => cache.match(r)));
+        const texts = await Promise.all(responses.map((r) => r?.text() ?? ""));
+        return texts.some((t) => t.includes("Private Tonic"));
+      });
+    await expect.poll(left).toBe(false);
+    expect(sent).toEqual([]);
+    await expect.poll(() => waitingOnDevice(page)).toBe(0);
+  } finally {
+    await app.stop();
+  }
 });

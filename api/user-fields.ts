@@ -10,8 +10,8 @@ import { and, eq, getTableColumns } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { accounts, images, users } from "../db/schema";
+import { MESSAGES } from "../src/lib/account-messages";
 import { NAME_MAX, PRODUCT_NAME } from "../src/lib/constants";
-import { MESSAGES } from "../src/lib/messages";
 import {
   type AvatarProvider,
   avatarSource,

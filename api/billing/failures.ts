@@ -1,5 +1,5 @@
 /** How billing routes fail: no Stripe configured (503), a Stripe call that failed (502, logged). */
-import { BILLING_MESSAGES } from "../../src/lib/messages";
+import { BILLING_MESSAGES } from "../../src/lib/account-messages";
 import type { Config } from "../config";
 import { HttpError } from "../http";
 import { errorFields, log } from "../log";

@@ -5,8 +5,8 @@
  */
 import { Hono } from "hono";
 import type { User } from "../../db/schema";
+import { BILLING_MESSAGES } from "../../src/lib/account-messages";
 import { PREMIUM_PRICE_CENTS } from "../../src/lib/constants";
-import { BILLING_MESSAGES } from "../../src/lib/messages";
 import type {
   BillingSummary,
   CancelSubscriptionAnswer,

@@ -4,7 +4,7 @@
  * waiting for its payment is reused, and only then is a new one created.
  */
 
-import { BILLING_MESSAGES } from "../../src/lib/messages";
+import { BILLING_MESSAGES } from "../../src/lib/account-messages";
 import { HttpError } from "../http";
 import { log } from "../log";
 import { isMissingResource, type Stripe } from "../stripe";

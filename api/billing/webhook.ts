@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import type { Db } from "../../db/client";
 import { stripeEvents, users } from "../../db/schema";
-import { BILLING_MESSAGES } from "../../src/lib/messages";
+import { BILLING_MESSAGES } from "../../src/lib/account-messages";
 import type { AppEnv } from "../env";
 import { badRequest, HttpError } from "../http";
 import { log } from "../log";

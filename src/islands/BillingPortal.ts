@@ -1,6 +1,7 @@
 /** Opening Stripe's billing portal, shared by the billing page and the Edit Profile card. */
+
+import { BILLING_MESSAGES } from "../lib/account-messages";
 import { api, errorMessage } from "../lib/api";
-import { BILLING_MESSAGES } from "../lib/messages";
 import { notify } from "../lib/toast";
 import type { PortalSessionAnswer } from "../lib/types";
 

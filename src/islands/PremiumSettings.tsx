@@ -1,8 +1,8 @@
 import { useStore } from "@nanostores/react";
 import { useId, useRef, useState } from "react";
+import { BILLING_MESSAGES } from "../lib/account-messages";
 import { api, errorMessage } from "../lib/api";
 import { PREMIUM_PRICE } from "../lib/constants";
-import { BILLING_MESSAGES } from "../lib/messages";
 import { notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";
 import { $user, refreshUser, seedUser } from "../stores/user";

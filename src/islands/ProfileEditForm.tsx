@@ -1,10 +1,10 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useId, useRef, useState } from "react";
 import Field from "../components/Field";
+import { MESSAGES, PROFILE_MESSAGES } from "../lib/account-messages";
 import { ApiError, api, errorMessage } from "../lib/api";
 import { BIO_MAX, PROFILE_IMAGE_MAX_BYTES, SOCIAL_LINKS, type SocialField } from "../lib/constants";
 import { SHOW_AFFILIATE_LINKS_LABEL, SHOW_NOTES_LABEL } from "../lib/insights";
-import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
 import { notify } from "../lib/toast";
 import type { CurrentUser, ImageUploadAnswer } from "../lib/types";
 import { profileUpdateSchema } from "../lib/validation";

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from "react";
 import Field from "../components/Field";
+import { MESSAGES, PROFILE_MESSAGES } from "../lib/account-messages";
 import { ApiError, api, profileExists } from "../lib/api";
 import { BIO_MAX, CLAIM_PARAM, PRODUCT_NAME, USERNAME_CHECK_MIN, USERNAME_INPUT_MAX } from "../lib/constants";
-import { MESSAGES, PROFILE_MESSAGES } from "../lib/messages";
 import { isReservedUsername } from "../lib/reserved-usernames";
 import { flashToast, notify } from "../lib/toast";
 import type { CurrentUser } from "../lib/types";

@@ -3,6 +3,7 @@
  * Messages are the spec's.
  */
 import { z } from "zod";
+import { ACCOUNT_MESSAGES, MESSAGES } from "./account-messages";
 import {
   BIO_MAX,
   MAX_SUPPLEMENTS,
@@ -33,7 +34,7 @@ import {
   toNutrientUnit,
 } from "./ingredients";
 import { DEFAULT_INSIGHTS_RANGE, INSIGHTS_DAYS_MESSAGE, type InsightsRange } from "./insights";
-import { ACCOUNT_MESSAGES, MESSAGES, SUPPLEMENT_MESSAGES } from "./messages";
+import { SUPPLEMENT_MESSAGES } from "./messages";
 import { NUTRIENTS_BY_ID } from "./nutrients";
 import { ALL_DAYS, canonicalSchedule, DOSE_AMOUNT_MAX, DOSE_TIMES, type Schedule, TRACKING_MESSAGES } from "./schedule";
 import { CYCLE_MAX, EVERY_MAX, EVERY_MIN, SCHEDULE_RULE_MESSAGES as RULES } from "./schedule-rules";

@@ -12,7 +12,7 @@ import type Stripe from "stripe";
 import { freezeClock, resetClock } from "../../api/clock";
 import { accounts, rateLimits, sessions, supplements, usernameHolds, users, verifications } from "../../db/schema";
 import { DELETE_CONFIRM_WORD, SETTINGS_MESSAGES } from "../../src/lib/account";
-import { MESSAGES } from "../../src/lib/messages";
+import { MESSAGES } from "../../src/lib/account-messages";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";

@@ -12,7 +12,7 @@ import { freezeClock, resetClock } from "../../api/clock";
 import { cardFacts, cardMeta } from "../../api/sharing/card-facts";
 import { accounts, usernameHolds, users } from "../../db/schema";
 import { SETTINGS_MESSAGES } from "../../src/lib/account";
-import { MESSAGES } from "../../src/lib/messages";
+import { MESSAGES } from "../../src/lib/account-messages";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { cookieHeader } from "../support/auth";
 import { startApi, type TestApi } from "../support/server";

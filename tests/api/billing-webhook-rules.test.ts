@@ -14,7 +14,7 @@ import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { setLogLevel } from "../../api/log";
 import { stripeEvents, type User, users } from "../../db/schema";
-import { BILLING_MESSAGES } from "../../src/lib/messages";
+import { BILLING_MESSAGES } from "../../src/lib/account-messages";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";

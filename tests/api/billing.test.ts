@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import { stripeEvents } from "../../db/schema";
-import { BILLING_MESSAGES } from "../../src/lib/messages";
+import { BILLING_MESSAGES } from "../../src/lib/account-messages";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";
 import { ROOT } from "../support/process";
 import { startApi, type TestApi } from "../support/server";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { LIMITS } from "../../api/rate-limit";
 import { images, users } from "../../db/schema";
-import { MESSAGES } from "../../src/lib/messages";
+import { MESSAGES } from "../../src/lib/account-messages";
 import { migratedDatabase } from "../support/pglite-template";
 import { expectConsoleError } from "../support/preload";
 import { startApi, type TestApi } from "../support/server";

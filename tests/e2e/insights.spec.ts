@@ -7,7 +7,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { startControlledApp } from "../support/e2e-app";
-import { expectToast, gotoHydrated } from "../support/e2e-ui";
+import { expectToast, gotoHydrated, scrolledHydrated } from "../support/e2e-ui";
 import { addSupplements, signUpWithApi } from "../support/e2e-users";
 import { expectNoA11yViolations } from "./support";
 
@@ -74,6 +74,8 @@ test("a visitor's click on View Product opens the shop in a new tab and reaches 
       .poll(
         async () => {
           await gotoHydrated(page, `${app.url}/`);
+          // The card loads when scrolled to (client:visible).
+          await scrolledHydrated(insightsCard(page));
           return insightsCard(page).getByTestId("insights-clicks").textContent();
         },
         { timeout: 12_000, intervals: [1000] },
@@ -120,6 +122,7 @@ test("a free member's Insights: views and visitors, and an invitation to premium
   await signUpWithApi(page.request, baseURL as string);
   await gotoHydrated(page, "/");
   const card = insightsCard(page);
+  await scrolledHydrated(card);
   await expect(card.getByTestId("insights-views")).toHaveText("0");
   await expect(card.getByTestId("insights-visitors")).toHaveText("0");
   await expect(card.getByTestId("insights-clicks")).toHaveCount(0);

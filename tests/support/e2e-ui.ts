@@ -28,10 +28,18 @@ export const expectErrorToast = (page: Page, message: string, title = "Error") =
 
 /**
  * Waits until every Astro island on the page is hydrated (Astro removes the `ssr`
- * attribute once it is), so typing is seen by React rather than lost on server HTML.
+ * attribute once it is), so typing is seen by React rather than lost on server HTML. An
+ * island loaded when scrolled to (`client:visible`, the dashboard's Insights) is waited for
+ * by `scrolledHydrated` instead.
  */
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll("astro-island[ssr]").length === 0);
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]:not([client="visible"])').length === 0);
+}
+
+/** Scrolls `region` into view and waits until the `client:visible` island inside it is hydrated. */
+export async function scrolledHydrated(region: Locator): Promise<void> {
+  await region.scrollIntoViewIfNeeded();
+  await expect(region.locator("xpath=ancestor::astro-island[1]")).not.toHaveAttribute("ssr");
 }
 
 /** page.goto, then waitForHydration; answers the navigation's response. */

@@ -3,8 +3,8 @@
  * one table for the normaliser and the profile schema that client and server both parse with.
  */
 import { describe, expect, test } from "bun:test";
+import { MESSAGES } from "../../src/lib/account-messages";
 import type { SocialField } from "../../src/lib/constants";
-import { MESSAGES } from "../../src/lib/messages";
 import { normalizeSocialLink, profileUpdateSchema } from "../../src/lib/validation";
 
 const OK: [SocialField, string, string][] = [

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { z } from "zod";
-import { MESSAGES } from "../../src/lib/messages";
+import { MESSAGES } from "../../src/lib/account-messages";
 import { TRACKING_MESSAGES } from "../../src/lib/schedule";
 import {
   avatarUrlSchema,

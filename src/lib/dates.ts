@@ -8,6 +8,19 @@
 const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;
 
+/** The browser's IANA zone, or null where Intl cannot tell (the islands only). */
+export function browserZone(): string | null {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Today in the user's zone; before one is stored, the browser's (as Today's card does). */
+export const userToday = (timeZone: string | null | undefined, now: number = Date.now()) =>
+  dateIn(timeZone ?? browserZone() ?? "UTC", now);
+
 /** The wall clock of an instant in a zone: month 1-12, hour 0-23. */
 export interface WallClock {
   year: number;

@@ -56,7 +56,8 @@ function joinWords(words: readonly string[]): string {
 
 /**
  * The Frequency text a schedule suggests: `Morning and evening, weekdays`, `Any time, every
- * day`, `Bedtime, Mon, Wed and Fri`; `As needed` for null. Times in the day's order.
+ * day`, `Bedtime, Mon, Wed and Fri`, `Morning, every 2 days`, `Any time, 5 days on, 2 off`;
+ * `As needed` for null. Times in the day's order.
  */
 export function scheduleSentence(schedule: Schedule | null): string {
   if (schedule === null) return "As needed";
@@ -64,13 +65,16 @@ export function scheduleSentence(schedule: Schedule | null): string {
   const times = joinWords(order.filter((t) => schedule.times.includes(t)).map((t) => TIME_WORDS[t]));
   const days = [...new Set(schedule.days)].sort((a, b) => a - b);
   const key = days.join("");
-  const when =
-    key === "1234567"
-      ? "every day"
-      : key === "12345"
-        ? "weekdays"
-        : key === "67"
-          ? "weekends"
-          : joinWords(days.map((d) => DAY_WORDS[d - 1] ?? String(d)));
+  const when = schedule.every
+    ? `every ${schedule.every.days} days`
+    : schedule.cycle
+      ? `${schedule.cycle.on} ${schedule.cycle.on === 1 ? "day" : "days"} on, ${schedule.cycle.off} off`
+      : key === "1234567"
+        ? "every day"
+        : key === "12345"
+          ? "weekdays"
+          : key === "67"
+            ? "weekends"
+            : joinWords(days.map((d) => DAY_WORDS[d - 1] ?? String(d)));
   return capitalise([times, when].filter(Boolean).join(", "));
 }

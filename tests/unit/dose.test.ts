@@ -60,6 +60,10 @@ test.each([
   [s(["morning", "afternoon", "evening"], [1, 3, 5]), "Morning, afternoon and evening, Mon, Wed and Fri"],
   [s(["afternoon"], [2]), "Afternoon, Tue"],
   [s([], []), ""],
+  // Issue 48: an every-N-days or cycle schedule says so (its days are all seven).
+  [{ ...s(["morning"], [1, 2, 3, 4, 5, 6, 7]), every: { days: 2 } }, "Morning, every 2 days"],
+  [{ ...s(["anytime"], [1, 2, 3, 4, 5, 6, 7]), cycle: { on: 5, off: 2 } }, "Any time, 5 days on, 2 off"],
+  [{ ...s(["bedtime"], [1, 2, 3, 4, 5, 6, 7]), cycle: { on: 1, off: 1 } }, "Bedtime, 1 day on, 1 off"],
 ])("%o → %p", (schedule, sentence) => {
   expect(scheduleSentence(schedule)).toBe(sentence);
 });

@@ -6,6 +6,7 @@ import { useStore } from "@nanostores/react";
 import { Fragment, useEffect, useId, useMemo, useState } from "react";
 import Field from "../../components/Field";
 import { ApiError, api } from "../../lib/api";
+import { browserZone } from "../../lib/dates";
 import type { CurrentUser } from "../../lib/types";
 import { $user, seedUser } from "../../stores/user";
 import { useSaveOnChange } from "./save-on-change";
@@ -50,14 +51,6 @@ function zoneOptions(extra: (string | null)[]): ZoneOption[] {
     return { zone, label, region, search: `${zone} ${label}`.replaceAll("_", " ").toLowerCase() };
   });
 }
-
-const browserZone = () => {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
-  } catch {
-    return null;
-  }
-};
 
 /**
  * The zone picker: a search box filters a list grouped by region with each zone's offset, the

@@ -4,9 +4,12 @@
  * M days off`) and `Different amount at each time`. Its value round-trips every field an
  * existing schedule has, so an edit never drops a cycle it did not touch.
  */
+import { useStore } from "@nanostores/react";
 import { useId } from "react";
 import Field from "../../components/Field";
+import { userToday } from "../../lib/dates";
 import { type DoseTime, type Schedule, TIME_LABELS } from "../../lib/schedule";
+import { $user } from "../../stores/user";
 
 export type Repeat = "days" | "every" | "cycle";
 export interface MoreValue {
@@ -59,6 +62,7 @@ interface Props {
 
 export default function ScheduleMoreOptions({ value, times, onChange, errors }: Props) {
   const id = useId();
+  const user = useStore($user);
   const set = (patch: Partial<MoreValue>) => onChange({ ...value, ...patch });
   const open = value.repeat !== "days" || value.perTime || value.endsOn !== "" || value.startsOn !== "";
   const repeatError = errors["schedule.every.days"] ?? errors["schedule.every"] ?? errors["schedule.cycle"];
@@ -82,9 +86,7 @@ export default function ScheduleMoreOptions({ value, times, onChange, errors }: 
               type="checkbox"
               className="size-4 accent-brand-700"
               checked={value.endsOn === ""}
-              onChange={(e) =>
-                set({ endsOn: e.target.checked ? "" : value.startsOn || new Date().toISOString().slice(0, 10) })
-              }
+              onChange={(e) => set({ endsOn: e.target.checked ? "" : value.startsOn || userToday(user?.timeZone) })}
             />
             No end
           </label>

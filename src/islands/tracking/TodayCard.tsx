@@ -11,7 +11,7 @@
 import { useStore } from "@nanostores/react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { api } from "../../lib/api";
-import { addDays, dateIn, daysBetween } from "../../lib/dates";
+import { addDays, browserZone, dateIn, daysBetween } from "../../lib/dates";
 import { OFFLINE_MESSAGES } from "../../lib/messages";
 import { changeKey } from "../../lib/offline-queue";
 import { AS_NEEDED, DOSE_TIMES, type IntakeTime, type TodayJson } from "../../lib/schedule";
@@ -28,8 +28,6 @@ import DayNav from "./DayNav";
 import TimeGroup from "./TimeGroup";
 import { useTodayWrites } from "./useTodayWrites";
 import { useWaitingTicks } from "./useWaitingTicks";
-
-const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || null;
 
 // Loaded when something runs low (issue 40), outside the first paint's JavaScript (issue 38's budget).
 const RefillNotice = lazy(() => import("./RefillNotice"));

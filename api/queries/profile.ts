@@ -85,8 +85,10 @@ export async function findPublicProfile(db: Db, name: string, origin: string): P
     if (showsNotes(user, notes)) item.notes = notes;
     if (showsProductLink(user, affiliateLink)) item.productUrl = `${origin}/go/${shown.id}`;
     // Issue 19: when they take things is public only when the owner says so; whether they did, never.
+    // Issue 48's fields (start, end, every N days, cycles, amounts per time) stay the owner's:
+    // the page shows times and days, as before (docs/decisions/043).
     if (user.showSchedule) {
-      item.schedule = schedule ?? null;
+      item.schedule = schedule ? { times: schedule.times, days: schedule.days } : null;
       item.doseAmount = doseAmount === null || doseAmount === undefined ? null : Number(doseAmount);
     }
     return item;

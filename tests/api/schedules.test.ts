@@ -16,7 +16,7 @@ import { EDITED, PATTERNS, TABLE_DAYS, TABLE_FROM } from "../support/due-table";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
 import { addSupplementAs, requestsAs } from "../support/tracking-api";
-import { createUser, supplementRows } from "../support/users";
+import { createUser, supplementRows, uniqueName } from "../support/users";
 
 let api: TestApi;
 const as = requestsAs(() => api);
@@ -239,5 +239,26 @@ describe("stock's run-out walks the pattern", () => {
     await json(await as(user, `/api/supplements/${id}/stock`, { method: "PUT", body: { count: 50 } }));
     const [row] = await json<{ stock: { runsOutOn: string | null } }[]>(await as(user, "/api/supplements"));
     expect(row?.stock.runsOutOn ?? "").toBe(runsOutOn);
+  });
+});
+
+describe("a public profile that shows the schedule shows its times and days only", () => {
+  const cases: [string, Record<string, unknown>][] = [
+    ["a start and an end", { times: ["morning"], days: ALL, startsOn: "2026-12-01", endsOn: "2027-01-31" }],
+    ["every 2 days", { times: ["evening"], every: { days: 2 } }],
+    ["a cycle", { times: ["morning"], cycle: { on: 56, off: 28 } }],
+    ["amounts per time", { times: ["morning", "evening"], days: ALL, amounts: { morning: 2, evening: 1 } }],
+  ];
+  test.each(cases)("%s: private, in the JSON and the page", async (_name, schedule) => {
+    freezeClock("2026-11-30T09:00:00Z");
+    const name = uniqueName("sched");
+    const owner = await createUser(api, { username: name });
+    await json(await as(owner, "/api/profile", { method: "PUT", body: { showSchedule: true } }));
+    await addSupplementAs(api, owner, { doseAmount: 1, schedule });
+    const profile = await json<{ supplements: { schedule: unknown }[] }>(await api.fetch(`/api/profile/${name}`));
+    const { times, days } = schedule as { times: string[]; days?: number[] };
+    expect(profile.supplements.map((s) => s.schedule)).toEqual([{ times, days: days ?? ALL }]);
+    const page = await (await api.fetch(`/${name}`)).text();
+    for (const hidden of ["2026-12-01", "2027-01-31", "cycle", "every", "startsOn"]) expect(page).not.toContain(hidden);
   });
 });

@@ -8,23 +8,31 @@
  */
 import { readFileSync } from "node:fs";
 
-let source: () => number = () => Date.now();
+/**
+ * The clock lives on `globalThis`, like the context (api/context.ts): the built pages carry
+ * their own copy of this module, and a test's clock must move their 'today' too (a server-
+ * rendered list said `Starts 1 December` on a moved clock's 7 December).
+ */
+const KEY = Symbol.for("stacktrack.clock");
+const holder = globalThis as { [KEY]?: { source: () => number } };
+holder[KEY] ??= { source: () => Date.now() };
+const clock = holder[KEY];
 
 /** The current instant, in milliseconds since the epoch. */
-export const nowMs = (): number => source();
+export const nowMs = (): number => clock.source();
 
 /** The current instant. */
-export const now = (): Date => new Date(source());
+export const now = (): Date => new Date(clock.source());
 
 /** Tests: read time from `read` (ms since the epoch) until `resetClock`. */
 export function setClock(read: () => number): void {
-  source = read;
+  clock.source = read;
 }
 
 /** Tests: a clock standing still at `at` (ms since the epoch or a date), movable by the returned function. */
 export function freezeClock(at: number | Date | string): (to: number | Date | string) => void {
   let current = new Date(at).getTime();
-  source = () => current;
+  clock.source = () => current;
   return (to) => {
     current = new Date(to).getTime();
   };
@@ -32,7 +40,7 @@ export function freezeClock(at: number | Date | string): (to: number | Date | st
 
 /** Tests: back to the real clock. */
 export function resetClock(): void {
-  source = () => Date.now();
+  clock.source = () => Date.now();
 }
 
 /**
@@ -42,7 +50,7 @@ export function resetClock(): void {
 export function clockFromFile(path: string): void {
   let cached = 0;
   let readAt = -Infinity;
-  source = () => {
+  clock.source = () => {
     const t = performance.now();
     if (t - readAt > 5) {
       const value = Number(readFileSync(path, "utf8").trim());

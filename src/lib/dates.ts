@@ -18,7 +18,7 @@ export function browserZone(): string | null {
 }
 
 /** Today in the user's zone; before one is stored, the browser's (as Today's card does). */
-export const userToday = (timeZone: string | null | undefined, now: number = Date.now()) =>
+export const todayIn = (timeZone: string | null | undefined, now: number = Date.now()) =>
   dateIn(timeZone ?? browserZone() ?? "UTC", now);
 
 /** The wall clock of an instant in a zone: month 1-12, hour 0-23. */

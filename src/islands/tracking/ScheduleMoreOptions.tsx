@@ -7,7 +7,7 @@
 import { useStore } from "@nanostores/react";
 import { useId } from "react";
 import Field from "../../components/Field";
-import { userToday } from "../../lib/dates";
+import { todayIn } from "../../lib/dates";
 import { type DoseTime, type Schedule, TIME_LABELS } from "../../lib/schedule";
 import { $user } from "../../stores/user";
 
@@ -86,7 +86,7 @@ export default function ScheduleMoreOptions({ value, times, onChange, errors }: 
               type="checkbox"
               className="size-4 accent-brand-700"
               checked={value.endsOn === ""}
-              onChange={(e) => set({ endsOn: e.target.checked ? "" : value.startsOn || userToday(user?.timeZone) })}
+              onChange={(e) => set({ endsOn: e.target.checked ? "" : value.startsOn || todayIn(user?.timeZone) })}
             />
             No end
           </label>

@@ -19,6 +19,9 @@ export const badRequest = (message: string, errors?: Record<string, string[]>) =
 export const unauthorized = () => new HttpError(401, "Unauthorized");
 export const notFound = (message = "Not found") => new HttpError(404, message);
 
+/** The ETag of a body: one rule for the API's answers and the host's kept pages. */
+export const etagOf = (bytes: string | ArrayBuffer | Uint8Array): string => `"${Bun.hash(bytes).toString(36)}"`;
+
 /**
  * A signed-in read as JSON: never stored by a browser or proxy (`no-store`), with an ETag of
  * its bytes so that the host (src/host/cache.ts `conditional`) answers a repeat with a 304.
@@ -28,7 +31,7 @@ export function jsonWithEtag(c: Context, value: unknown): Response {
   return c.body(text, 200, {
     "Content-Type": "application/json",
     "Cache-Control": "no-store",
-    ETag: `"${Bun.hash(text).toString(36)}"`,
+    ETag: etagOf(text),
   });
 }
 

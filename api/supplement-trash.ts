@@ -15,8 +15,6 @@ import { versionCtes } from "./tracking/versions";
 import type { Tx } from "./user-lock";
 
 /** Undo is accepted this long after the delete: the toast's time and a margin for a slow answer. */
-/** The one `rowsOf` (db/rows.ts), also here for the modules and tests that read it from here. */
-export { rowsOf };
 
 export const UNDO_ACCEPT_MS = UNDO_DELETE_MS + 4000;
 

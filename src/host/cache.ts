@@ -6,6 +6,7 @@
  * is the counting hook (api/insights/count.ts). Details: docs/caching.md.
  */
 import { type Caches, KEEP_HEADER, type Keep, type Store } from "../../api/cache";
+import { etagOf } from "../../api/http";
 import { countClick, countView } from "../../api/insights/count";
 import { countProfileRequest } from "../../api/profile";
 import { markSecured, securedHeaders } from "../../api/security";
@@ -81,7 +82,7 @@ export function responseCache(ctx: AppContext, security?: Record<string, string>
       return conditional(withoutKeep(response), request);
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
-    const etag = response.status === 302 ? null : (response.headers.get("etag") ?? `"${Bun.hash(bytes).toString(36)}"`);
+    const etag = response.status === 302 ? null : (response.headers.get("etag") ?? etagOf(bytes));
     const list: [string, string][] = [];
     response.headers.forEach((value, key) => {
       if (key !== KEEP_HEADER && key !== "content-length" && key !== "etag") list.push([key, value]);

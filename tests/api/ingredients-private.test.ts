@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { resetClock } from "../../api/clock";
 import { cardFacts } from "../../api/sharing/card-facts";
-import { rowsOf } from "../../api/supplement-trash";
+import { rowsOf } from "../../db/rows";
 import { type ServerProcess, skipWithoutBuild, startServer } from "../support/process";
 import { type ApiRequestInit, buildRequest, startApi, type TestApi } from "../support/server";
 import { addSupplementAs, requestsAs } from "../support/tracking-api";

@@ -10,7 +10,7 @@ import { resetClock } from "../../api/clock";
 import type { Mail } from "../../api/mail";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { cardFacts } from "../../api/sharing/card-facts";
-import { rowsOf } from "../../api/supplement-trash";
+import { rowsOf } from "../../db/rows";
 import { startApi, type TestApi } from "../support/server";
 import { addSupplementAs, requestsAs, steppingClock } from "../support/tracking-api";
 import { confirmEmail, createUser, uniqueName } from "../support/users";

@@ -133,17 +133,24 @@ describe("followUps in the settings", () => {
 /** The clock at 05:00 UTC on 1 June 2026 (before the user is made: settings apply from then on). */
 const early = () => freezeClock("2026-06-01T05:00:00Z");
 
-/** Moves the clock to each instant (UTC, HH:MM on 1 June 2026), runs its action, then a round. */
+/**
+ * Moves the clock to each instant (UTC, HH:MM on 1 June 2026), runs its action, then a round;
+ * answers what arrived at `sub` as `HH:MM Slot` (the instant of the round that sent it).
+ */
 async function walk(
   move: (to: string) => void,
+  sub: TestSubscription,
   steps: [string, (() => Promise<void>)?][],
   rounds: () => Promise<unknown> = () => round(),
-) {
+): Promise<string[]> {
+  const arrived: string[] = [];
   for (const [at, before] of steps) {
     move(`2026-06-01T${at}:00Z`);
     await before?.();
     await rounds();
+    for (const p of pushesTo(sub).slice(arrived.length)) arrived.push(`${at} ${p.title.split(":")[0]}`);
   }
+  return arrived;
 }
 
 /** Every quarter of an hour from `from` to `to` (UTC, HH:MM). */
@@ -171,25 +178,33 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
     steps: [string][];
     /** Instants at which the user ticks Mo (morning) or Af (afternoon) before the round. */
     ticks?: Record<string, "morning" | "afternoon">;
-    /** The pushes' [date-less topic, title] in order. */
+    /** What arrived, when (UTC): `HH:MM Slot`. */
     pushes: string[];
     /** The morning push rows: follow-up number and status, by number. */
     morning: string[];
+    /** An Any time supplement too (it comes with Morning), and the pushes' bodies then. */
+    omega?: string[];
   };
-  const M = "morning: Morning: 1 supplement";
-  const A = "afternoon: Afternoon: 1 supplement";
   const cases: [string, Case][] = [
-    ["×0", { settings: { followUps: 0 }, steps: quarters("05:45", "10:45"), pushes: [M], morning: ["0 sent"] }],
+    [
+      "×0",
+      { settings: { followUps: 0 }, steps: quarters("05:45", "10:45"), pushes: ["06:00 Morning"], morning: ["0 sent"] },
+    ],
     [
       "×1 (the default)",
-      { settings: {}, steps: quarters("05:45", "10:45"), pushes: [M, M], morning: ["0 sent", "1 sent"] },
+      {
+        settings: {},
+        steps: quarters("05:45", "10:45"),
+        pushes: ["06:00 Morning", "07:00 Morning"],
+        morning: ["0 sent", "1 sent"],
+      },
     ],
     [
       "×2",
       {
         settings: { followUps: 2 },
         steps: quarters("05:45", "10:45"),
-        pushes: [M, M, M],
+        pushes: ["06:00 Morning", "07:00 Morning", "08:00 Morning"],
         morning: ["0 sent", "1 sent", "2 sent"],
       },
     ],
@@ -198,7 +213,7 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
       {
         settings: { followUps: 3 },
         steps: quarters("05:45", "10:45"),
-        pushes: [M, M, M, M],
+        pushes: ["06:00 Morning", "07:00 Morning", "08:00 Morning", "09:00 Morning"],
         morning: ["0 sent", "1 sent", "2 sent", "3 sent"],
       },
     ],
@@ -208,8 +223,24 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
         settings: { followUps: 3, followUpMinutes: 30 },
         steps: quarters("05:45", "10:45"),
         ticks: { "06:45": "morning" },
-        pushes: [M, M],
+        pushes: ["06:00 Morning", "06:30 Morning"],
         morning: ["0 sent", "1 sent", "2 skipped", "3 skipped"],
+      },
+    ],
+    [
+      "×3 every 30 minutes, one of two ticked after the reminder: each follow-up lists only the other",
+      {
+        settings: { followUps: 3, followUpMinutes: 30 },
+        steps: quarters("05:45", "08:00"),
+        ticks: { "06:15": "morning" },
+        omega: [
+          "Mo (1 soft gel), Omega (1 soft gel)",
+          "Omega (1 soft gel)",
+          "Omega (1 soft gel)",
+          "Omega (1 soft gel)",
+        ],
+        pushes: ["06:00 Morning", "06:30 Morning", "07:00 Morning", "07:30 Morning"],
+        morning: ["0 sent", "1 sent", "2 sent", "3 sent"],
       },
     ],
     [
@@ -217,7 +248,7 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
       {
         settings: { followUps: 3, followUpMinutes: 0 },
         steps: quarters("05:45", "10:45"),
-        pushes: [M],
+        pushes: ["06:00 Morning"],
         morning: ["0 sent"],
       },
     ],
@@ -226,7 +257,7 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
       {
         settings: { followUps: 2 },
         steps: [["06:00"], ["07:31"], ["08:00"]],
-        pushes: [M, M],
+        pushes: ["06:00 Morning", "08:00 Morning"],
         morning: ["0 sent", "1 dropped", "2 sent"],
       },
     ],
@@ -235,7 +266,7 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
       {
         settings: { followUps: 2 },
         steps: [["06:00"], ["07:30"], ["08:00"]],
-        pushes: [M, M, M],
+        pushes: ["06:00 Morning", "07:30 Morning", "08:00 Morning"],
         morning: ["0 sent", "1 sent", "2 sent"],
       },
     ],
@@ -244,7 +275,7 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
       {
         settings: { followUps: 3, followUpMinutes: 120 },
         steps: quarters("05:45", "12:45"),
-        pushes: [M, M, M, A],
+        pushes: ["06:00 Morning", "08:00 Morning", "10:00 Morning", "11:00 Afternoon"],
         morning: ["0 sent", "1 sent", "2 sent", "3 skipped"],
       },
     ],
@@ -254,7 +285,7 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
         settings: { followUps: 3, followUpMinutes: 120 },
         steps: quarters("05:45", "12:45"),
         ticks: { "10:30": "afternoon" },
-        pushes: [M, M, M, M],
+        pushes: ["06:00 Morning", "08:00 Morning", "10:00 Morning", "12:00 Morning"],
         morning: ["0 sent", "1 sent", "2 sent", "3 sent"],
       },
     ],
@@ -263,7 +294,7 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
       {
         settings: { times: { morning: "11:00" }, followUps: 1, followUpMinutes: 120 },
         steps: quarters("08:45", "11:45"),
-        pushes: [M, A],
+        pushes: ["09:00 Morning", "11:00 Afternoon"],
         morning: ["0 sent", "1 skipped"],
       },
     ],
@@ -271,6 +302,14 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
   test.each(cases)("%s", async (_name, c) => {
     const move = early();
     const { user, sub, ids } = await remindedUser({ push: true, email: false, ...c.settings });
+    if (c.omega) {
+      await addSupplementAs(api, user, {
+        name: "Omega",
+        quantityType: "Soft Gel",
+        doseAmount: 1,
+        schedule: { times: ["anytime"], days: DAILY },
+      });
+    }
     const tick = (slot: "morning" | "afternoon") => async () => {
       const path = `/api/intakes/2026-06-01/${ids[slot]}/${slot}`;
       expect((await as(user, path, { method: "PUT", body: { status: "taken" } })).status).toBe(200);
@@ -279,8 +318,10 @@ describe("follow-ups: how many, until ticked, lateness and the next slot", () =>
       const slot = c.ticks?.[at];
       return [at, slot ? tick(slot) : undefined];
     });
-    await walk(move, steps);
-    expect(pushesTo(sub).map((p) => `${p.tag.split("-")[0]}: ${p.title}`)).toEqual(c.pushes);
+    expect(await walk(move, sub, steps)).toEqual(c.pushes);
+    const bodies = pushesTo(sub).map((p) => p.body);
+    if (c.omega) expect(bodies).toEqual(c.omega);
+    else expect(bodies).toEqual(c.pushes.map((p) => (p.endsWith("Morning") ? "Mo (1 soft gel)" : "Af (1 soft gel)")));
     expect((await outboxOf(user, "morning")).map((r) => `${r.followUp} ${r.status}`)).toEqual(c.morning);
   });
 });
@@ -290,8 +331,8 @@ describe("two instances at once: each follow-up exactly once", () => {
     const move = early();
     const { user, sub } = await remindedUser({ push: true, email: true, followUps: 3, followUpMinutes: 30 });
     const both = () => Promise.all([round(1), round(2)]);
-    await walk(move, quarters("05:45", "08:30"), both);
-    expect(pushesTo(sub).map((p) => p.title)).toEqual(Array(4).fill("Morning: 1 supplement"));
+    const every30 = ["06:00 Morning", "06:30 Morning", "07:00 Morning", "07:30 Morning"];
+    expect(await walk(move, sub, quarters("05:45", "08:30"), both)).toEqual(every30);
     expect(mails.filter((m) => m.to === user.email).map((m) => m.subject)).toEqual(
       Array(4).fill("Morning: 1 supplement"),
     );

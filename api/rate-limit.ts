@@ -46,10 +46,10 @@ export const LIMITS = {
   mailToRecipient: { max: 5, windowSeconds: 3600 },
   /**
    * Issue 45, the recipient's daily mail budget (spendMailBudget, spent by api/mail.ts for
-   * every mail): a slot's reminders and follow-ups (4 slots × (1 + 1 follow-up), and 2 for a
-   * day the clocks change)...
+   * every mail): a slot's reminders and follow-ups (4 slots × (1 + 3 follow-ups, issue 48), and
+   * 2 for a day the clocks change)...
    */
-  reminderMailToRecipient: { max: 10, windowSeconds: 86_400 },
+  reminderMailToRecipient: { max: 18, windowSeconds: 86_400 },
   /** ...and everything else to one address: resets, e-mail changes, confirmations, refills, tests. */
   mailToRecipientDaily: { max: 20, windowSeconds: 86_400 },
   /** Any other served /api/auth/* call (OAuth start and callback, the reset link). */

@@ -444,12 +444,15 @@ export const reminderSettings = pgTable(
     email: boolean("email").notNull().default(false),
     push: boolean("push").notNull().default(false),
     followUpMinutes: integer("follow_up_minutes").notNull().default(60),
+    /** Issue 48: follow-ups after a slot's reminder, each follow_up_minutes after the one before. */
+    followUps: integer("follow_ups").notNull().default(1),
     /** Issue 40: days before a supplement runs out to remind of a refill; 0 is off. */
     refillLeadDays: integer("refill_lead_days").notNull().default(7),
     changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check("reminder_settings_follow_up_check", sql`${t.followUpMinutes} IN (0, 30, 60, 120)`),
+    check("reminder_settings_follow_ups_check", sql`${t.followUps} BETWEEN 0 AND 3`),
     check("reminder_settings_refill_lead_check", sql`${t.refillLeadDays} IN (0, 3, 7, 14)`),
     index("reminder_settings_on_idx").on(t.userId).where(sql`${t.email} OR ${t.push}`),
   ],
@@ -499,7 +502,7 @@ export const pushSubscriptions = pgTable(
 );
 
 /**
- * The reminder outbox (api/reminders): one row per (user, local date, slot, kind, channel),
+ * The reminder outbox (api/reminders): one row per (user, local date, slot, kind, channel, follow-up),
  * inserted by whichever instance plans it first and claimed for sending with SKIP LOCKED
  * and a lease. status: pending, sent, skipped (nothing open), dropped (late), failed.
  */
@@ -514,6 +517,8 @@ export const reminderOutbox = pgTable(
     slot: text("slot").notNull(),
     kind: text("kind").notNull(),
     channel: text("channel").notNull(),
+    /** Issue 48: which follow-up of the slot's reminder (1-3); 0 for a reminder or a refill. */
+    followUp: integer("follow_up").notNull().default(0),
     dueAt: timestamp("due_at", { withTimezone: true }).notNull(),
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -522,10 +527,11 @@ export const reminderOutbox = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex("reminder_outbox_key_idx").on(t.userId, t.localDate, t.slot, t.kind, t.channel),
+    uniqueIndex("reminder_outbox_key_idx").on(t.userId, t.localDate, t.slot, t.kind, t.channel, t.followUp),
     index("reminder_outbox_pending_idx").on(t.nextAt).where(sql`${t.status} = 'pending'`),
     index("reminder_outbox_sent_due_idx").on(t.dueAt).where(sql`${t.status} = 'sent' AND ${t.kind} = 'reminder'`),
     check("reminder_outbox_status_check", sql`${t.status} IN ('pending', 'sent', 'skipped', 'dropped', 'failed')`),
+    check("reminder_outbox_follow_up_check", sql`${t.followUp} BETWEEN 0 AND 3`),
   ],
 );
 

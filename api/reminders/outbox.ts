@@ -9,7 +9,9 @@ import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { ingredientJson, type StoredIngredient } from "../../src/lib/ingredients";
 import {
+  FOLLOW_UP_CHOICES,
   LATE_LIMIT_MINUTES,
+  MAX_FOLLOW_UPS,
   REMINDER_SLOTS,
   RETRY_WINDOW_MINUTES,
   type ReminderChannel,
@@ -41,6 +43,8 @@ export interface PlannedRow {
   slot: ReminderSlot;
   kind: ReminderKind;
   channel: ReminderChannel;
+  /** Issue 48: which follow-up (1-3); 0 for a reminder. */
+  followUp: number;
   status: "pending" | "dropped";
 }
 
@@ -65,12 +69,18 @@ async function dueOf(db: Db, pairs: { zone: string; time: string }[], at: Date) 
   return out;
 }
 
+/** How far back a sent reminder may lie for its last follow-up to be planned (issue 48: up to 3 × 2 h). */
+const FOLLOW_UP_LOOKBACK_MINUTES = PLAN_LOOKBACK_MS / MINUTE + MAX_FOLLOW_UPS * Math.max(...FOLLOW_UP_CHOICES);
+
 /**
  * One planning round at `at`: the slot times in use per zone are read (a small distinct
  * list), their due instants computed (api/reminders/due.ts), and every user's due reminders
- * and follow-ups inserted by ONE statement, ON CONFLICT DO NOTHING. Rows more than
- * LATE_LIMIT_MINUTES late go in as `dropped`: never sent, returned to be logged. Should the
- * statement fail, it runs again user by user and a failing user is logged and skipped (./isolate.ts).
+ * and follow-ups inserted by ONE statement, ON CONFLICT DO NOTHING. Follow-up n (1 to the
+ * user's `follow_ups`) of a sent reminder is due n × `follow_up_minutes` after it, none when
+ * that is 0; whether anything is still open, and whether the next slot's reminder went first,
+ * the sender decides when it is due (./sender.ts). Rows more than LATE_LIMIT_MINUTES late go
+ * in as `dropped`: never sent, returned to be logged. Should the statement fail, it runs
+ * again user by user and a failing user is logged and skipped (./isolate.ts).
  */
 export async function planReminders(db: Db, at: Date): Promise<PlannedRow[]> {
   const pairs = rowsOf<{ zone: string; time: string }>(
@@ -92,12 +102,12 @@ export async function planReminders(db: Db, at: Date): Promise<PlannedRow[]> {
   const plan = async (ids: string[] | null) =>
     rowsOf<PlannedRow>(
       await db.execute(sql`
-    insert into reminder_outbox (user_id, local_date, slot, kind, channel, due_at, status, next_at)
-    select p.user_id, p.local_date, p.slot, p.kind, p.channel, p.due_at,
+    insert into reminder_outbox (user_id, local_date, slot, kind, channel, follow_up, due_at, status, next_at)
+    select p.user_id, p.local_date, p.slot, p.kind, p.channel, p.follow_up, p.due_at,
       case when ${atIso}::timestamptz - p.due_at > make_interval(mins => ${LATE_LIMIT_MINUTES}) then 'dropped' else 'pending' end,
       p.due_at
     from (
-      select s.user_id, c.local_date, sl.slot, 'reminder' as kind, ch.channel, c.due_at
+      select s.user_id, c.local_date, sl.slot, 'reminder' as kind, ch.channel, 0 as follow_up, c.due_at
       from jsonb_to_recordset(${JSON.stringify(due)}::jsonb) as c(zone text, time text, local_date date, due_at timestamptz)
       join users u on coalesce(u.time_zone, 'UTC') = c.zone
       join reminder_settings s on s.user_id = u.id
@@ -105,16 +115,17 @@ export async function planReminders(db: Db, at: Date): Promise<PlannedRow[]> {
       cross join lateral (values ('push', s.push), ('email', s.email)) as ch(channel, enabled)
       where sl.time = c.time and ch.enabled and c.due_at >= s.changed_at ${only(sql`s.user_id`, ids)}
       union all
-      select o.user_id, o.local_date, o.slot, 'follow-up', o.channel, o.due_at + make_interval(mins => s.follow_up_minutes)
+      select o.user_id, o.local_date, o.slot, 'follow-up', o.channel, n.n, o.due_at + make_interval(mins => s.follow_up_minutes * n.n)
       from reminder_outbox o join reminder_settings s on s.user_id = o.user_id
+      cross join lateral generate_series(1, s.follow_ups) as n(n)
       where o.status = 'sent' and o.kind = 'reminder'
-        and o.due_at > ${atIso}::timestamptz - make_interval(mins => ${PLAN_LOOKBACK_MS / MINUTE + 120})
+        and o.due_at > ${atIso}::timestamptz - make_interval(mins => ${FOLLOW_UP_LOOKBACK_MINUTES})
         and s.follow_up_minutes > 0
-        and o.due_at + make_interval(mins => s.follow_up_minutes) <= ${atIso}::timestamptz
+        and o.due_at + make_interval(mins => s.follow_up_minutes * n.n) <= ${atIso}::timestamptz
         and case o.channel when 'push' then s.push else s.email end ${only(sql`o.user_id`, ids)}
     ) p
-    on conflict (user_id, local_date, slot, kind, channel) do nothing
-    returning user_id as "userId", local_date::text as "localDate", slot, kind, channel, status`),
+    on conflict (user_id, local_date, slot, kind, channel, follow_up) do nothing
+    returning user_id as "userId", local_date::text as "localDate", slot, kind, channel, follow_up as "followUp", status`),
     );
   const users = async () =>
     rowsOf<{ user_id: string }>(await db.execute(sql`select user_id from reminder_settings where email or push`)).map(
@@ -131,6 +142,8 @@ export interface ClaimedRow {
   slot: string;
   kind: ReminderKind;
   channel: ReminderChannel;
+  /** Issue 48: which follow-up (1-3); 0 for a reminder or a refill. */
+  followUp: number;
   dueAt: string;
   attempts: number;
 }
@@ -156,7 +169,7 @@ export async function claimReminders(
       order by next_at limit ${limit}
       for update skip locked)
     returning o.id::int as id, o.user_id as "userId", o.local_date::text as "localDate", o.slot, o.kind, o.channel,
-      o.due_at as "dueAt", o.attempts`);
+      o.follow_up as "followUp", o.due_at as "dueAt", o.attempts`);
   const rows = rowsOf<Omit<ClaimedRow, "dueAt"> & { dueAt: string | Date }>(result).map((r) => ({
     ...r,
     dueAt: iso(new Date(r.dueAt)),
@@ -195,13 +208,14 @@ export const released = (row: Pick<ClaimedRow, "id">, at: Date): Outcome => ({
 
 /** The log line of a reminder dropped for being late (never sent late). */
 export function logDropped(
-  row: Pick<PlannedRow, "userId" | "localDate" | "kind" | "channel"> & { slot: string },
+  row: Pick<PlannedRow, "userId" | "localDate" | "kind" | "channel" | "followUp"> & { slot: string },
 ): void {
   log.warn("reminder dropped: more than 30 minutes late", {
     userId: row.userId,
     date: row.localDate,
     slot: row.slot,
     kind: row.kind,
+    ...(row.followUp > 0 ? { followUp: row.followUp } : {}),
     channel: row.channel,
   });
 }

@@ -155,7 +155,7 @@ export async function planRefillReminders(db: Db, at: Date): Promise<number> {
           from marked m join reminder_settings rs on rs.user_id = m.user_id
           cross join lateral (values ('push', rs.push), ('email', rs.email)) as ch(channel, enabled)
           where ch.enabled
-          on conflict (user_id, local_date, slot, kind, channel) do nothing
+          on conflict (user_id, local_date, slot, kind, channel, follow_up) do nothing
           returning id`),
       );
     },

@@ -1,7 +1,7 @@
 /**
  * Reminders (issue 39), the signed-in user's own:
  *   GET  /api/reminders        settings and devices
- *   PUT  /api/reminders        any subset of times, email, push, followUpMinutes, refillLeadDays
+ *   PUT  /api/reminders        any subset of times, email, push, followUpMinutes, followUps, refillLeadDays
  *   POST /api/reminders/test   a push and/or an e-mail now (5 an hour)
  *   GET  /api/reminders/confirm?token=   the link that confirms the address (issue 45, confirm.ts)
  * and, without sign-in, the e-mail's one-click unsubscribe (RFC 8058):

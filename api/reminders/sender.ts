@@ -16,6 +16,7 @@ import { log } from "../log";
 import type { Mail, MailBudget, Mailer } from "../mail";
 import { withDeadline } from "../outbound";
 import { type PushTarget, recordPushOutcomes, sendPush, type Vapid } from "../push";
+import { behindLaterSlot, laterSlotReminders } from "./follow-ups";
 import { reasonOf } from "./isolate";
 import { reminderMail, reminderPayload } from "./message";
 import {
@@ -160,13 +161,14 @@ export async function sendBatch(deps: SenderDeps, limit?: number): Promise<numbe
 async function deliverer(deps: SenderDeps, live: ClaimedRow[], used: string[], gone: string[]) {
   const { db } = deps;
   const refillRows = live.filter((r) => r.kind === "refill");
-  const [open, where, refills] = await Promise.all([
+  const [open, where, refills, later] = await Promise.all([
     openDoses(
       db,
       live.flatMap((r) => (isSlot(r.slot) ? [{ ...r, slot: r.slot }] : [])),
     ),
     destinations(db, [...new Set(live.map((r) => r.userId))], deps.config.PUSH_HOSTS),
     refillMessages(db, refillRows, deps.now()),
+    laterSlotReminders(db, live, deps.now()),
   ]);
   const deadlineMs = deps.config.OUTBOUND_TIMEOUT_MS;
   /** A slot's open doses, or (issue 40) a refill's words; null when there is nothing to say. */
@@ -176,6 +178,9 @@ async function deliverer(deps: SenderDeps, live: ClaimedRow[], used: string[], g
     return doses.length === 0 ? null : reminderPayload(row.slot as ReminderSlot, row.localDate, doses);
   };
   return async (row: ClaimedRow): Promise<Outcome> => {
+    // Issue 48: a follow-up never after a later slot's reminder of the same day.
+    const laterSlot = later.get(row.id);
+    if (laterSlot) return behindLaterSlot(row, laterSlot, deps.now());
     const payload = payloadOf(row);
     if (!payload) return { id: row.id, status: "skipped" };
     if (row.channel === "email") {

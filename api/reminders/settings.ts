@@ -4,8 +4,10 @@ import type { Db } from "../../db/client";
 import { pushSubscriptions, reminderSettings } from "../../db/schema";
 import {
   DEFAULT_FOLLOW_UP,
+  DEFAULT_FOLLOW_UPS,
   DEFAULT_REMINDER_TIMES,
   type FollowUpMinutes,
+  type FollowUps,
   type ReminderSettingsInput,
   type ReminderSettingsJson,
 } from "../../src/lib/reminders";
@@ -26,6 +28,7 @@ function toJson(
     email: row?.email ?? false,
     push: row?.push ?? false,
     followUpMinutes: (row?.followUpMinutes ?? DEFAULT_FOLLOW_UP) as FollowUpMinutes,
+    followUps: (row?.followUps ?? DEFAULT_FOLLOW_UPS) as FollowUps,
     refillLeadDays: (row?.refillLeadDays ?? DEFAULT_REFILL_LEAD) as RefillLeadDays,
     devices,
   };
@@ -69,6 +72,7 @@ export async function updateReminderSettings(db: Db, userId: string, input: Remi
   if (input.email !== undefined) set.email = input.email;
   if (input.push !== undefined) set.push = input.push;
   if (input.followUpMinutes !== undefined) set.followUpMinutes = input.followUpMinutes;
+  if (input.followUps !== undefined) set.followUps = input.followUps;
   if (input.refillLeadDays !== undefined) set.refillLeadDays = input.refillLeadDays;
   await db
     .insert(reminderSettings)

@@ -21,6 +21,11 @@ export const DEFAULT_REMINDER_TIMES: Record<ReminderSlot, string> = {
 export const FOLLOW_UP_CHOICES = [0, 30, 60, 120] as const;
 export type FollowUpMinutes = (typeof FOLLOW_UP_CHOICES)[number];
 export const DEFAULT_FOLLOW_UP: FollowUpMinutes = 60;
+/** Issue 48: how many follow-ups after a slot's reminder, each `followUpMinutes` after the one before. */
+export const FOLLOW_UP_COUNTS = [0, 1, 2, 3] as const;
+export type FollowUps = (typeof FOLLOW_UP_COUNTS)[number];
+export const DEFAULT_FOLLOW_UPS: FollowUps = 1;
+export const MAX_FOLLOW_UPS = 3;
 
 /** A reminder later than this (all instances were down) is dropped, never sent late. */
 export const LATE_LIMIT_MINUTES = 30;
@@ -48,6 +53,8 @@ export interface ReminderSettingsJson {
   email: boolean;
   push: boolean;
   followUpMinutes: FollowUpMinutes;
+  /** Issue 48: follow-ups after the reminder (0: none); none at all when followUpMinutes is 0. */
+  followUps: FollowUps;
   /** Issue 40: days before a supplement runs out to remind of a refill (0: off). */
   refillLeadDays: RefillLeadDays;
   devices: ReminderDevice[];
@@ -60,6 +67,7 @@ export interface ReminderSettingsJson {
 export const REMINDER_MESSAGES = {
   time: "Times must be HH:MM (00:00 to 23:59)",
   followUp: "Follow-up must be 0, 30, 60 or 120 minutes",
+  followUps: "Follow-ups must be 0, 1, 2 or 3",
   email: "E-mail must be true or false",
   push: "Push must be true or false",
   unknown: "Unknown setting",
@@ -98,6 +106,12 @@ export const reminderSettingsSchema = z.strictObject(
       .number({ message: REMINDER_MESSAGES.followUp })
       .refine((n): n is FollowUpMinutes => (FOLLOW_UP_CHOICES as readonly number[]).includes(n), {
         message: REMINDER_MESSAGES.followUp,
+      })
+      .optional(),
+    followUps: z
+      .number({ message: REMINDER_MESSAGES.followUps })
+      .refine((n): n is FollowUps => (FOLLOW_UP_COUNTS as readonly number[]).includes(n), {
+        message: REMINDER_MESSAGES.followUps,
       })
       .optional(),
     refillLeadDays: z

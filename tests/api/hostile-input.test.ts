@@ -732,6 +732,7 @@ describe("JSON endpoints under fast-check", () => {
       email: fc.oneof(fc.boolean(), jsonish),
       push: fc.oneof(fc.boolean(), jsonish),
       followUpMinutes: fc.oneof(fc.constantFrom(0, 30, 60, 120, 45, -1), jsonish),
+      followUps: fc.oneof(fc.constantFrom(0, 1, 2, 3, 4, -1, 1.5), jsonish),
       refillLeadDays: fc.oneof(fc.constantFrom(0, 3, 7, 14, 5, -1), jsonish),
     });
     await fuzz(

@@ -1,7 +1,7 @@
 /**
  * Issue 45 §2: every mail to one address spends one per-recipient daily budget, whatever its
  * kind, at the one door mail leaves by (api/mail.ts createMailer): 20 a day for everything but
- * a slot's reminders and follow-ups, which have their own 10. A bounce-free SMTP sink
+ * a slot's reminders and follow-ups, which have their own 18 (issue 48: 3 follow-ups). A bounce-free SMTP sink
  * (tests/fakes/smtp-sink.ts) accepts everything, so only the budget stops a flood.
  * 1. Kinds × budgets at the door: the cap, the address's spellings, a second instance.
  * 2. Routes over budget: a user-triggered one answers 429 and saves nothing; the reset answers
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:
 import { eq } from "drizzle-orm";
 import { resetClock } from "../../api/clock";
 import { createMailer, type Mail, type MailBudget } from "../../api/mail";
+import { LIMITS } from "../../api/rate-limit";
 import { reminderMail } from "../../api/reminders/message";
 import { REFILL_MAIL_ACTION } from "../../api/reminders/refills";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
@@ -52,6 +53,9 @@ const payload: ReminderPayload = {
   doses: [],
 };
 
+/** A slot's reminders and follow-ups a day: 4 slots × (1 + 3 follow-ups) and 2 for a clock change. */
+const REMINDER_CAP = 18;
+
 /** Every kind of mail the app sends, as its sender builds it, and the budget it spends. */
 const KINDS: [string, (to: string) => Mail, MailBudget][] = [
   ["password reset", (to) => ({ to, ...MAIL_MESSAGES.passwordReset(`${api.origin}/reset?token=x`) }), "other"],
@@ -86,17 +90,21 @@ async function sendMany(
 }
 
 describe("1. one budget per recipient, for every kind", () => {
+  test("a slot's reminders and follow-ups have room for 3 follow-ups of every slot", () => {
+    expect(LIMITS.reminderMailToRecipient.max).toBe(REMINDER_CAP);
+  });
+
   test.each(KINDS)("%s: its budget, shared with its kind", async (_, make, budget) => {
     const to = unique("kind");
     const mailer = createMailer(api.ctx.config, api.ctx.database);
-    const cap = budget === "reminder" ? 10 : 20;
+    const cap = budget === "reminder" ? REMINDER_CAP : 20;
     // The rest of the budget spent by the other kinds of that budget, then this kind is refused.
     await sendMany(to, budget, cap);
     expect(await mailer(make(to))).toBe("refused");
     expect(sunkTo(to)).toBe(cap);
   });
 
-  test("20 of everything else and 10 reminders a day, however the address is written, on every instance", async () => {
+  test("20 of everything else and 18 reminders a day, however the address is written, on every instance", async () => {
     const to = unique("victim");
     const spellings = [to, to.toUpperCase(), ` ${to}`, to.replace(/^./, (c) => c.toUpperCase())];
     const first = createMailer(api.ctx.config, api.ctx.database);
@@ -110,10 +118,14 @@ describe("1. one budget per recipient, for every kind", () => {
     expect(outcomes.filter((o) => o === "sent").length).toBe(20);
     expect(outcomes.slice(20)).toEqual(Array(10).fill("refused"));
     // The slots' reminders have their own budget, and another address its own.
-    expect(await sendMany(to, "reminder", 12, second)).toEqual([...Array(10).fill("sent"), "refused", "refused"]);
+    expect(await sendMany(to, "reminder", REMINDER_CAP + 2, second)).toEqual([
+      ...Array(REMINDER_CAP).fill("sent"),
+      "refused",
+      "refused",
+    ]);
     const other = unique("bystander");
     expect(await sendMany(other, "other", 3)).toEqual(["sent", "sent", "sent"]);
-    expect(sunkTo(to)).toBe(30);
+    expect(sunkTo(to)).toBe(20 + REMINDER_CAP);
     // The next day (UTC), the budget is new.
     setSystemTime(new Date(NOON + 86_400_000));
     try {
@@ -125,7 +137,8 @@ describe("1. one budget per recipient, for every kind", () => {
 });
 
 describe("2. over budget: refused where the user asked, skipped where the round sends", () => {
-  const spend = (to: string, budget: MailBudget = "other") => sendMany(to, budget, budget === "other" ? 20 : 10);
+  const spend = (to: string, budget: MailBudget = "other") =>
+    sendMany(to, budget, budget === "other" ? 20 : REMINDER_CAP);
   const tooMany = async (res: Response) => {
     expect(res.status).toBe(429);
     expect(((await res.json()) as { message: string }).message).toBe(MAIL_MESSAGES.overBudget);

@@ -116,6 +116,7 @@ describe("settings", () => {
       email: false,
       push: false,
       followUpMinutes: 60,
+      followUps: 1,
       refillLeadDays: 7,
       devices: [],
       emailConfirmed: false,

@@ -2,7 +2,8 @@
  * Reminders in the browser (issue 39): turn push on in Chromium (the permission granted by the
  * test), send a test reminder and see it arrive, decrypted, at the local push service
  * (tests/fakes/push-service.ts, started by start-server.ts), and the device stored and listed;
- * turn e-mail on and unsubscribe through the one-click POST; the card at 320, 360 and 1280 px
+ * turn e-mail on and unsubscribe through the one-click POST; `Remind me again` (issue 48) saved
+ * and kept on reload; the card at 320, 360 and 1280 px
  * with a 50-character username; axe.
  *
  * Chromium here has no push service of its own (no Google keys), so `pushManager.subscribe`
@@ -71,6 +72,18 @@ test.describe("reminders", () => {
     const card = page.locator("section", { has: page.getByRole("heading", { level: 2, name: "Reminders" }) });
     await expect(card.getByLabel("Morning")).toHaveValue("08:00");
     await expect(card.getByLabel("Remind me again if I haven't ticked them")).toHaveValue("60");
+    // Issue 48: how many follow-ups, beside the interval (next by Tab); saved, and kept on reload.
+    const again = card.getByLabel("Remind me again", { exact: true });
+    await expect(again).toHaveValue("1");
+    await expect(again.locator("option")).toHaveText(["Once", "Twice", "3 times", "Off"]);
+    await card.getByLabel("Remind me again if I haven't ticked them").focus();
+    await page.keyboard.press("Tab");
+    await expect(again).toBeFocused();
+    await again.selectOption({ label: "3 times" });
+    await expectToast(page, "Reminders saved");
+    await gotoHydrated(page, "/settings");
+    await expect(again).toHaveValue("3");
+    expect((await apiCall<ReminderSettingsJson>(page, base, "GET", "/api/reminders")).followUps).toBe(3);
 
     await card.getByLabel("Push notifications on this device").click();
     await expectToast(page, "Reminders saved"); // one toast for every setting of the card (issue 51)

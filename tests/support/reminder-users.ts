@@ -14,6 +14,8 @@ export interface SeededUser {
   zone: string;
   email_: boolean;
   followUpMinutes: number;
+  /** Issue 48: follow-ups after each reminder (1 unless the options say). */
+  followUps: number;
   subscription: TestSubscription;
 }
 
@@ -27,6 +29,7 @@ export interface SeedOptions {
   subscription: () => TestSubscription;
   email: (i: number) => boolean;
   followUpMinutes: (i: number) => number;
+  followUps?: (i: number) => number;
 }
 
 const DAILY = [1, 2, 3, 4, 5, 6, 7];
@@ -38,6 +41,7 @@ export async function seedReminderUsers(db: Db, options: SeedOptions): Promise<S
     zone: options.zones[i % options.zones.length] as string,
     email_: options.email(i),
     followUpMinutes: options.followUpMinutes(i),
+    followUps: options.followUps?.(i) ?? 1,
     subscription: options.subscription(),
   }));
   for (let start = 0; start < seeded.length; start += 1000) {
@@ -96,6 +100,7 @@ export async function seedReminderUsers(db: Db, options: SeedOptions): Promise<S
         push: true,
         email: u.email_,
         followUpMinutes: u.followUpMinutes,
+        followUps: u.followUps,
         changedAt: options.since,
       })),
     );

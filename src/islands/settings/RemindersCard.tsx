@@ -1,7 +1,7 @@
 /**
  * Reminders (issue 39): the times of each slot, the channels (push on this device, e-mail),
- * the follow-up, a test reminder, and the devices that receive push. The browser's
- * permission is asked only when the user turns push on. Every setting saves on change with one
+ * the follow-ups (./FollowUpFields.tsx), a test reminder, and the devices that receive push.
+ * The browser's permission is asked only when the user turns push on. Every setting saves on change with one
  * toast, `Reminders saved` (src/islands/settings/save-on-change.ts); a time after a pause or
  * when it loses focus.
  */
@@ -9,15 +9,11 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { api, errorMessage } from "../../lib/api";
 import { isAppleMobile, refreshThisDevice } from "../../lib/push-client";
 import { PUSH_REASONS, PushSetupError, pushUnavailable, subscribeThisDevice } from "../../lib/push-subscribe";
-import {
-  type FollowUpMinutes,
-  REMINDER_SLOTS,
-  type ReminderSettingsJson,
-  type ReminderSlot,
-} from "../../lib/reminders";
+import { REMINDER_SLOTS, type ReminderSettingsJson, type ReminderSlot } from "../../lib/reminders";
 import type { RefillLeadDays } from "../../lib/stock";
 import { notify } from "../../lib/toast";
 import EmailConfirmNotice from "./EmailConfirmNotice";
+import FollowUpFields from "./FollowUpFields";
 import { SettingsCard } from "./parts";
 import { useSaveOnChange } from "./save-on-change";
 
@@ -26,13 +22,6 @@ const SLOT_LABELS: Record<ReminderSlot, string> = {
   afternoon: "Afternoon",
   evening: "Evening",
   bedtime: "Bedtime",
-};
-
-const FOLLOW_UP_LABELS: Record<FollowUpMinutes, string> = {
-  30: "After 30 min",
-  60: "After 1 h",
-  120: "After 2 h",
-  0: "Off",
 };
 
 export const REMINDERS_SAVED = "Reminders saved";
@@ -196,26 +185,12 @@ export default function RemindersCard() {
             )}
           </fieldset>
 
-          <div>
-            <label htmlFor={`${id}-follow-up`} className="field-label">
-              Remind me again if I haven't ticked them
-            </label>
-            <select
-              id={`${id}-follow-up`}
-              className="field-input sm:max-w-xs"
-              value={settings.followUpMinutes}
-              onChange={(e) =>
-                saver.edit({ followUpMinutes: Number(e.target.value) as FollowUpMinutes }, { later: true })
-              }
-              onBlur={saver.flush}
-            >
-              {([30, 60, 120, 0] as const).map((minutes) => (
-                <option key={minutes} value={minutes}>
-                  {FOLLOW_UP_LABELS[minutes]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FollowUpFields
+            id={id}
+            values={settings}
+            edit={(patch) => saver.edit(patch, { later: true })}
+            flush={saver.flush}
+          />
 
           <div>
             <label htmlFor={`${id}-refill`} className="field-label">

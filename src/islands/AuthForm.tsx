@@ -1,12 +1,21 @@
 import { useId, useState } from "react";
 import Field from "../components/Field";
-import { ApiError, api } from "../lib/api";
+import { api } from "../lib/api";
 import { PRODUCT_NAME } from "../lib/constants";
-import { COMMON_MESSAGES } from "../lib/messages";
 import { resolveReturnPath } from "../lib/return-path";
 import { emailSchema, passwordSchema, signInSchema, signUpSchema } from "../lib/validation";
+import {
+  ACCOUNT_EXISTS,
+  type AuthMode,
+  type Errors,
+  firstIssue,
+  friendly,
+  PROVIDER_LABEL,
+  SUBMIT_LABELS,
+  TITLES,
+} from "./auth/auth-words";
 
-export type AuthMode = "sign-in" | "sign-up" | "forgot" | "reset";
+export type { AuthMode } from "./auth/auth-words";
 
 interface Props {
   mode: AuthMode;
@@ -15,35 +24,6 @@ interface Props {
   token?: string | null;
   /** An error passed back by an OAuth callback or an expired reset link. */
   initialError?: string | null;
-}
-
-type Errors = Partial<Record<"name" | "email" | "password" | "form", string>>;
-
-const PROVIDER_LABEL = { github: "Continue with GitHub", google: "Continue with Google" } as const;
-
-/** Sign-up's answer for a taken e-mail; the form shows it with a link to sign in. */
-const ACCOUNT_EXISTS = "An account with this e-mail already exists.";
-
-/** better-auth's error codes in words a person understands. */
-function friendly(error: unknown, mode: AuthMode): string {
-  if (error instanceof ApiError) {
-    if (error.status === 429) return "Too many attempts. Please wait a minute and try again.";
-    if (mode === "sign-in" && (error.status === 401 || error.status === 400)) return "Invalid email or password";
-    if (mode === "sign-up" && (error.status === 422 || /exist/i.test(error.message))) return ACCOUNT_EXISTS;
-    if (mode === "reset" && /token/i.test(error.message))
-      return "This reset link is invalid or has expired. Please ask for a new one.";
-    if (error.status > 0 && error.status < 500 && error.message) return error.message;
-  }
-  return COMMON_MESSAGES.serverError;
-}
-
-function firstIssue(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
-  const errors: Errors = {};
-  for (const issue of result.error?.issues ?? []) {
-    const key = String(issue.path[0] ?? "form") as keyof Errors;
-    errors[key] ??= issue.message;
-  }
-  return errors;
 }
 
 /** Sign in, sign up, forgot password and reset password: one form, four modes. */
@@ -117,23 +97,10 @@ export default function AuthForm({ mode, redirectTo: given, providers, token, in
     }
   }
 
-  const titles: Record<AuthMode, [string, string]> = {
-    "sign-in": [`Log in to ${PRODUCT_NAME}`, "Welcome back! Log in to manage your stack."],
-    "sign-up": ["Create your account", "Start tracking your supplements in minutes. It's free."],
-    forgot: ["Forgot your password?", "Enter your e-mail and we'll send you a link to choose a new one."],
-    reset: ["Choose a new password", "Enter a new password for your account."],
-  };
-  const submitLabel: Record<AuthMode, [string, string]> = {
-    "sign-in": ["Log In", "Logging in..."],
-    "sign-up": ["Create Account", "Creating account..."],
-    forgot: ["Send Reset Link", "Sending..."],
-    reset: ["Update Password", "Updating..."],
-  };
-
   return (
     <div className="card w-full max-w-md p-6 sm:p-8">
-      <h1 className="text-2xl font-bold tracking-tight text-slate-900">{titles[mode][0]}</h1>
-      <p className="mt-2 text-slate-700">{titles[mode][1]}</p>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900">{TITLES[mode][0]}</h1>
+      <p className="mt-2 text-slate-700">{TITLES[mode][1]}</p>
 
       {errors.form && (
         <div role="alert" className="mt-6 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
@@ -222,7 +189,7 @@ export default function AuthForm({ mode, redirectTo: given, providers, token, in
               />
             )}
             <button type="submit" className="btn btn-primary w-full" disabled={busy}>
-              {busy ? submitLabel[mode][1] : submitLabel[mode][0]}
+              {busy ? SUBMIT_LABELS[mode][1] : SUBMIT_LABELS[mode][0]}
             </button>
           </form>
         </>

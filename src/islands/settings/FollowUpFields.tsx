@@ -3,6 +3,7 @@
  * follow-up) to remind again, and how many times. With the interval Off there are none, so the
  * count waits, disabled, until an interval is chosen.
  */
+import Field from "../../components/Field";
 import type { FollowUpMinutes, FollowUps, ReminderSettingsJson } from "../../lib/reminders";
 
 const INTERVAL_LABELS: [FollowUpMinutes, string][] = [
@@ -34,12 +35,10 @@ export default function FollowUpFields({ id, values, edit, flush }: Props) {
   return (
     <div className="grid grid-cols-1 gap-3 min-[480px]:grid-cols-2 min-[480px]:items-end sm:max-w-2xl">
       <div className="min-w-0">
-        <label htmlFor={`${id}-follow-up`} className="field-label">
-          Remind me again if I haven't ticked them
-        </label>
-        <select
+        <Field
           id={`${id}-follow-up`}
-          className="field-input"
+          label="Remind me again if I haven't ticked them"
+          select
           value={values.followUpMinutes}
           onChange={(e) => edit({ followUpMinutes: Number(e.target.value) as FollowUpMinutes })}
           onBlur={flush}
@@ -49,18 +48,16 @@ export default function FollowUpFields({ id, values, edit, flush }: Props) {
               {label}
             </option>
           ))}
-        </select>
+        </Field>
       </div>
       <div className="min-w-0">
-        <label htmlFor={`${id}-follow-ups`} className="field-label">
-          Remind me again
-        </label>
-        <select
+        <Field
           id={`${id}-follow-ups`}
-          className="field-input"
+          label="Remind me again"
+          select
           value={values.followUps}
           disabled={off}
-          aria-describedby={off ? `${id}-follow-ups-off` : undefined}
+          describedBy={off ? `${id}-follow-ups-off` : undefined}
           onChange={(e) => edit({ followUps: Number(e.target.value) as FollowUps })}
           onBlur={flush}
         >
@@ -69,7 +66,7 @@ export default function FollowUpFields({ id, values, edit, flush }: Props) {
               {label}
             </option>
           ))}
-        </select>
+        </Field>
       </div>
       {off && (
         <p id={`${id}-follow-ups-off`} className="text-sm text-slate-600 min-[480px]:col-span-2">

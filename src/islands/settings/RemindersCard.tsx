@@ -6,6 +6,7 @@
  * when it loses focus.
  */
 import { useCallback, useEffect, useId, useState } from "react";
+import Field from "../../components/Field";
 import { api, errorMessage } from "../../lib/api";
 import { isAppleMobile, refreshThisDevice } from "../../lib/push-client";
 import { PUSH_REASONS, PushSetupError, pushUnavailable, subscribeThisDevice } from "../../lib/push-subscribe";
@@ -14,6 +15,7 @@ import type { RefillLeadDays } from "../../lib/stock";
 import { notify } from "../../lib/toast";
 import EmailConfirmNotice from "./EmailConfirmNotice";
 import FollowUpFields from "./FollowUpFields";
+import PushDevices from "./PushDevices";
 import { SettingsCard } from "./parts";
 import { useSaveOnChange } from "./save-on-change";
 
@@ -26,8 +28,6 @@ const SLOT_LABELS: Record<ReminderSlot, string> = {
 
 export const REMINDERS_SAVED = "Reminders saved";
 export const PUSH_WAITING = "Waiting for your browser…";
-
-const dateOnly = (iso: string) => new Intl.DateTimeFormat("en-US", { dateStyle: "medium" }).format(new Date(iso));
 
 export default function RemindersCard() {
   const id = useId();
@@ -192,26 +192,21 @@ export default function RemindersCard() {
             flush={saver.flush}
           />
 
-          <div>
-            <label htmlFor={`${id}-refill`} className="field-label">
-              Remind me to refill before a supplement runs out
-            </label>
-            <select
-              id={`${id}-refill`}
-              className="field-input sm:max-w-xs"
-              value={settings.refillLeadDays}
-              onChange={(e) =>
-                saver.edit({ refillLeadDays: Number(e.target.value) as RefillLeadDays }, { later: true })
-              }
-              onBlur={saver.flush}
-            >
-              {([3, 7, 14, 0] as const).map((days) => (
-                <option key={days} value={days}>
-                  {days === 0 ? "Off" : `${days} days before`}
-                </option>
-              ))}
-            </select>
-          </div>
+          <Field
+            id={`${id}-refill`}
+            label="Remind me to refill before a supplement runs out"
+            select
+            className="sm:max-w-xs"
+            value={settings.refillLeadDays}
+            onChange={(e) => saver.edit({ refillLeadDays: Number(e.target.value) as RefillLeadDays }, { later: true })}
+            onBlur={saver.flush}
+          >
+            {([3, 7, 14, 0] as const).map((days) => (
+              <option key={days} value={days}>
+                {days === 0 ? "Off" : `${days} days before`}
+              </option>
+            ))}
+          </Field>
 
           <div>
             <button
@@ -224,38 +219,7 @@ export default function RemindersCard() {
             </button>
           </div>
 
-          <div>
-            <h3 className="font-medium text-slate-900">Devices that receive push</h3>
-            {settings.devices.length === 0 ? (
-              <p className="text-sm text-slate-600">None yet.</p>
-            ) : (
-              <ul
-                className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200"
-                aria-label="Devices that receive push"
-              >
-                {settings.devices.map((device) => (
-                  <li key={device.id} className="flex flex-wrap items-center justify-between gap-3 p-3 sm:p-4">
-                    <div className="min-w-0">
-                      <p className="font-medium text-slate-900">{device.label}</p>
-                      <p className="text-sm text-slate-600">
-                        Added {dateOnly(device.createdAt)} · Last used{" "}
-                        {device.lastUsedAt ? dateOnly(device.lastUsedAt) : "never"}
-                      </p>
-                    </div>
-                    <button
-                      type="button"
-                      className="btn btn-outline btn-sm"
-                      aria-label={`Remove ${device.label}, added ${dateOnly(device.createdAt)}`}
-                      disabled={busy !== null}
-                      onClick={() => void remove(device)}
-                    >
-                      Remove
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <PushDevices devices={settings.devices} busy={busy !== null} onRemove={(device) => void remove(device)} />
         </div>
       )}
     </SettingsCard>

@@ -24,7 +24,7 @@ import { dateIn } from "../lib/dates";
 import { OFFLINE_MESSAGES } from "../lib/messages";
 import { PLUS_ONE_PACK, stockLine } from "../lib/stock";
 import type { CurrentUser, Supplement } from "../lib/types";
-import { $linkClicks30 } from "../stores/insights";
+import { $linkClicks30, loadLinkClicks } from "../stores/insights";
 import { $online } from "../stores/network";
 import {
   $dialog,
@@ -163,6 +163,11 @@ export default function SupplementList({ user: initialUser, supplements: initial
   const loaded = useStore($supplementsLoaded) || initial !== null;
   const today = dateIn(user.timeZone ?? "UTC", Date.now());
   const list = visibleList(useStore($supplementsLoaded), useStore($supplements), initial);
+  // A row's clicks need the insights, whose card loads only when scrolled to.
+  const withLinks = user.isPremium && list.some((s) => s.affiliateLink);
+  useEffect(() => {
+    if (withLinks) loadLinkClicks();
+  }, [withLinks]);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(TouchSensor, { activationConstraint: { delay: 150, tolerance: 6 } }),

@@ -86,6 +86,11 @@ test("a visitor's click on View Product opens the shop in a new tab and reaches 
     await expect(card.getByTestId("insights-links").getByRole("listitem")).toHaveText(["Omega-31 click"]);
     await expect(page.getByTestId("row-clicks")).toHaveText(["1 click in the last 30 days"]);
     await expect(card.getByText(/^1 profile view from 1 visitor in the last 30 days, 1 link click\./)).toBeVisible();
+    // The rows' clicks come without the card, which loads only once scrolled to.
+    await gotoHydrated(page, `${app.url}/`);
+    await expect(page.getByTestId("row-clicks")).toHaveText(["1 click in the last 30 days"]);
+    await expect(insightsCard(page).locator("xpath=ancestor::astro-island[1]")).toHaveAttribute("ssr", "");
+    await scrolledHydrated(insightsCard(page));
     // The table screen readers reach, and the range switch by keyboard.
     await card.getByText("Daily numbers").click();
     await expect(card.getByRole("table")).toBeVisible();

@@ -40,13 +40,16 @@ export function ingredientsValueOf(source?: { servingSize?: number; ingredients?
   };
 }
 
-/** The body fields; empty lines are left out, numbers left for the rule to judge. */
+/**
+ * The body fields; empty lines are left out, numbers left for the rule to judge. A line the name
+ * suggested without an amount, untouched, is left out too: a suggestion never blocks saving.
+ */
 export function ingredientsPayload(value: IngredientsValue) {
   const size = value.servingSize.trim();
   return {
     servingSize: size === "" ? 1 : Number(size),
     ingredients: value.lines
-      .filter((l) => l.name.trim() !== "" || l.amount.trim() !== "")
+      .filter((l) => (l.name.trim() !== "" && !value.auto) || l.amount.trim() !== "")
       .map((l) => ({
         ...(l.nutrient ? { nutrient: l.nutrient } : { name: l.name }),
         amount: l.amount.trim() === "" ? Number.NaN : Number(l.amount),

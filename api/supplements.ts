@@ -7,7 +7,7 @@ import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { rowsOf } from "../db/rows";
 import { type Supplement, supplements } from "../db/schema";
-import { AS_NEEDED_MESSAGES } from "../src/lib/as-needed";
+import { AS_NEEDED_MESSAGES } from "../src/lib/as-needed-input";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
 import { MESSAGES, SUPPLEMENT_MESSAGES } from "../src/lib/messages";
 import { DEFAULT_SCHEDULE } from "../src/lib/schedule";

@@ -8,13 +8,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import {
-  type AsNeededLimits,
-  type AsNeededLog,
-  type AsNeededState,
-  asNeededState,
-  limitsOrNull,
-} from "../../src/lib/as-needed";
+import { type AsNeededLimits, type AsNeededLog, type AsNeededState, asNeededState } from "../../src/lib/as-needed";
+import { limitsOrNull } from "../../src/lib/as-needed-input";
 import { addDays, dateIn } from "../../src/lib/dates";
 import { AS_NEEDED } from "../../src/lib/schedule";
 

@@ -9,7 +9,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { scheduleVersions, supplements, type User } from "../../db/schema";
-import { AS_NEEDED_COUNT_MAX, AS_NEEDED_MESSAGES } from "../../src/lib/as-needed";
+import { AS_NEEDED_COUNT_MAX, AS_NEEDED_MESSAGES } from "../../src/lib/as-needed-input";
 import { addDays, daysBetween, isCalendarDate } from "../../src/lib/dates";
 import {
   AS_NEEDED,

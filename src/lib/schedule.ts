@@ -166,6 +166,11 @@ export interface IntakeJson {
   status: IntakeStatus | null;
   at: string;
   applied: boolean;
+  /** Issue 48, an as-needed dose: the day's count and what Today says of it (TodayAsNeeded's fields). */
+  count?: number;
+  lastTakenAt?: string | null;
+  nextAllowedAt?: string | null;
+  warning?: string;
 }
 /** PUT /api/intakes/{date}: the doses asked, in order; `ignored`: those a later change kept. */
 export interface IntakeBatchJson {

@@ -3,7 +3,7 @@
  * Messages are the spec's.
  */
 import { z } from "zod";
-import { AS_NEEDED_MESSAGES, limitsOrNull, MAX_PER_DAY_MAX, MIN_HOURS_MAX, MIN_HOURS_MIN } from "./as-needed";
+import { AS_NEEDED_MESSAGES, limitsOrNull, MAX_PER_DAY_MAX, MIN_HOURS_MAX, MIN_HOURS_MIN } from "./as-needed-input";
 import {
   BIO_MAX,
   MAX_SUPPLEMENTS,

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { rowsOf } from "../db/rows";
 import { type Supplement, supplements } from "../db/schema";
 import { MESSAGES } from "../src/lib/account-messages";
+import { AS_NEEDED_MESSAGES } from "../src/lib/as-needed-input";
 import { MAX_SUPPLEMENTS } from "../src/lib/constants";
 import { SUPPLEMENT_MESSAGES } from "../src/lib/messages";
 import { DEFAULT_SCHEDULE } from "../src/lib/schedule";
@@ -30,6 +31,9 @@ function parseId(raw: string): number {
 }
 
 const emptyToNull = (value: string | null | undefined) => (value ? value : null);
+
+/** Issue 48: limits only on an as-needed supplement (schedule null); the 400 names the field. */
+const limitsNeedAsNeeded = () => badRequest(AS_NEEDED_MESSAGES.scheduled, { asNeeded: [AS_NEEDED_MESSAGES.scheduled] });
 
 const supplementColumns = Object.entries(getTableColumns(supplements));
 
@@ -58,6 +62,7 @@ export const supplementRoutes = new Hono<AppEnv>()
     const today = userToday(user);
     const row = await withUserLock(c.get("ctx"), user.id, async (lock) => {
       const schedule = completeSchedule(input.schedule === undefined ? DEFAULT_SCHEDULE : input.schedule, today);
+      if (schedule !== null && input.asNeeded) throw limitsNeedAsNeeded();
       const result = await lock.tx.execute(sql`
         with stats as (
           select count(*)::int as n, coalesce(max(${supplements.sortOrder}) + 1, 0)::int as next
@@ -65,13 +70,14 @@ export const supplementRoutes = new Hono<AppEnv>()
         ), added as (
           insert into ${supplements}
             (user_id, name, quantity_type, frequency, affiliate_link, notes, sort_order, schedule, dose_amount,
-             serving_size, ingredients)
+             serving_size, ingredients, as_needed)
           select ${user.id}, ${input.name}, ${input.quantityType}, ${input.frequency},
             ${user.isPremium ? emptyToNull(input.affiliateLink) : null}::text,
             ${user.isPremium ? emptyToNull(input.notes) : null}::text,
             stats.next, ${schedule === null ? null : JSON.stringify(schedule)}::jsonb,
             ${input.doseAmount ?? null}::numeric,
-            ${input.servingSize ?? 1}::numeric, ${JSON.stringify(input.ingredients ?? [])}::jsonb
+            ${input.servingSize ?? 1}::numeric, ${JSON.stringify(input.ingredients ?? [])}::jsonb,
+            ${input.asNeeded ? JSON.stringify(input.asNeeded) : null}::jsonb
           from stats where stats.n < ${MAX_SUPPLEMENTS}
           returning *
         ), ${versionCtes("added", user.id, today, false)}
@@ -143,7 +149,19 @@ export const supplementRoutes = new Hono<AppEnv>()
     if (input.doseAmount !== undefined) changes.doseAmount = input.doseAmount;
     if (input.servingSize !== undefined) changes.servingSize = input.servingSize;
     if (input.ingredients !== undefined) changes.ingredients = input.ingredients;
+    // Issue 48: limits go with a schedule set; given alone, the stored schedule must be as needed.
+    if (input.schedule) changes.asNeeded = null;
+    if (input.asNeeded !== undefined) changes.asNeeded = input.asNeeded;
+    const keepsSchedule = input.schedule === undefined && Boolean(input.asNeeded);
     const row = await c.get("ctx").database.db.transaction(async (tx) => {
+      if (keepsSchedule) {
+        const [stored] = await tx
+          .select({ schedule: supplements.schedule })
+          .from(supplements)
+          .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
+          .for("update");
+        if (stored && stored.schedule !== null) throw limitsNeedAsNeeded();
+      }
       const [updated] = await tx
         .update(supplements)
         .set(changes)

@@ -20,6 +20,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { AsNeededLimits } from "../src/lib/as-needed";
 import type { StoredIngredient } from "../src/lib/ingredients";
 import { DEFAULT_SCHEDULE, type Schedule } from "../src/lib/schedule";
 import type { StockRefill } from "../src/lib/stock";
@@ -162,6 +163,8 @@ export const supplements = pgTable(
     /** Times of day and ISO weekdays, or null for 'as needed' (issue 19, src/lib/schedule.ts). */
     schedule: jsonb("schedule").$type<Schedule | null>().default(DEFAULT_SCHEDULE),
     doseAmount: numeric("dose_amount", { precision: 6, scale: 2, mode: "number" }),
+    /** Issue 48: an as-needed supplement's limits (src/lib/as-needed.ts); null: none (always null with a schedule). */
+    asNeeded: jsonb("as_needed").$type<AsNeededLimits | null>(),
     /** What is in it (issue 47, src/lib/ingredients.ts): units of quantityType per serving, and its lines per serving. */
     servingSize: numeric("serving_size", { precision: 5, scale: 2, mode: "number" }).notNull().default(1),
     ingredients: jsonb("ingredients").$type<StoredIngredient[]>().notNull().default([]),
@@ -322,10 +325,13 @@ export const intakes = pgTable(
     status: text("status").notNull(),
     name: text("name").notNull(),
     at: timestamp("at", { withTimezone: true }).notNull(),
+    /** Issue 48: how many of an as-needed supplement were taken that day (1 for every other dose). */
+    count: integer("count").notNull().default(1),
   },
   (t) => [
     primaryKey({ name: "intakes_pk", columns: [t.userId, t.date, t.supplementId, t.time] }),
     check("intakes_status_check", sql`${t.status} IN ('taken', 'skipped')`),
+    check("intakes_count_check", sql`${t.count} BETWEEN 1 AND 24`),
   ],
 );
 
@@ -346,6 +352,27 @@ export const intakeClears = pgTable(
     at: timestamp("at", { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ name: "intake_clears_pk", columns: [t.userId, t.date, t.supplementId, t.time] })],
+);
+
+/**
+ * Every change to the count of an as-needed supplement's day (issue 48): from what to what, and
+ * when it was made (a waiting tick's own time). Today's `lastTakenAt` is the latest change that
+ * raised the count to where it is (api/tracking/as-needed.ts). Rows older than the editable
+ * window are pruned by the next change.
+ */
+export const asNeededLog = pgTable(
+  "as_needed_log",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    date: date("date").notNull(),
+    supplementId: integer("supplement_id").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull(),
+    countFrom: integer("count_from").notNull(),
+    countTo: integer("count_to").notNull(),
+  },
+  (t) => [index("as_needed_log_day_idx").on(t.userId, t.date, t.supplementId)],
 );
 
 /**

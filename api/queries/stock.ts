@@ -6,13 +6,14 @@ import { AS_NEEDED_AVERAGE_DAYS, DEFAULT_REFILL_LEAD, type StockFacts, type Stoc
 /**
  * Units of the `taken` doses of supplement `s` (an alias of `supplements`) matching `where`:
  * each dose counts the amount of the version in force on its day at its time (the time's own
- * amount, issue 48, else the version's; 1 without one). Counted per
+ * amount, issue 48, else the version's; 1 without one), times its count (an as-needed day's, issue
+ * 48; 1 for every other dose). Counted per
  * version span (a supplement has few versions), so each dose is read once, from the index.
  */
 function takenUnits(s: string, where: SQL): SQL {
   const alias = sql.raw(s);
   return sql`(select coalesce(sum((
-      select sum(coalesce((v.schedule -> 'amounts' ->> i.time)::numeric, v.dose_amount, 1)) from ${intakes} i
+      select sum(coalesce((v.schedule -> 'amounts' ->> i.time)::numeric, v.dose_amount, 1) * i.count) from ${intakes} i
       where i.user_id = ${alias}.user_id and i.supplement_id = ${alias}.id and i.status = 'taken'
         and i.date >= v.valid_from and (v.valid_to is null or i.date < v.valid_to) and ${where})), 0)
     from (select sv.dose_amount, sv.schedule, sv.valid_from,

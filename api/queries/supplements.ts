@@ -26,6 +26,7 @@ export function toSupplementJson(
     sortOrder: row.sortOrder,
     schedule: row.schedule ?? null,
     doseAmount: row.doseAmount ?? null,
+    asNeeded: row.asNeeded ?? null,
     // Issue 48: where the schedule stands on the user's today (null for as needed).
     ...(today === undefined ? {} : { status: scheduleStatus(row.schedule ?? null, today) }),
     servingSize: row.servingSize ?? 1,

@@ -14,6 +14,8 @@ export interface ExportedIntake {
   time: IntakeTime;
   status: "taken" | "skipped";
   at: string;
+  /** Issue 48: how many (an as-needed day's count; 1 for every other dose). */
+  count: number;
 }
 
 /** Every logged dose of the user, oldest first: the export's `intakes`. */
@@ -30,6 +32,7 @@ export async function exportIntakes(db: Db, userId: string): Promise<ExportedInt
     time: row.time as IntakeTime,
     status: row.status as "taken" | "skipped",
     at: row.at.toISOString(),
+    count: row.count,
   }));
 }
 

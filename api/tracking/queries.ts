@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { intakeDays, intakes, scheduleVersions, supplements } from "../../db/schema";
+import { intakeDays, scheduleVersions, supplements } from "../../db/schema";
 import { addDays } from "../../src/lib/dates";
 import { amountAt } from "../../src/lib/due";
 import { ingredientJson, type StoredIngredient } from "../../src/lib/ingredients";
@@ -16,6 +16,8 @@ import {
   type TodayDose,
   type TodayJson,
 } from "../../src/lib/schedule";
+import { nowMs } from "../clock";
+import { readDayLog, stateOn } from "./as-needed";
 
 /** A version's serving and lines (issue 47), only when it has lines: Today's answer is unchanged without. */
 const strengthOf = (v: { servingSize: number; ingredients: StoredIngredient[] }) =>
@@ -35,6 +37,7 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
         servingSize: scheduleVersions.servingSize,
         ingredients: scheduleVersions.ingredients,
         sortOrder: supplements.sortOrder,
+        limits: supplements.asNeeded,
       })
       .from(scheduleVersions)
       .leftJoin(
@@ -43,12 +46,9 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
       )
       .where(and(eq(scheduleVersions.userId, userId), lte(scheduleVersions.validFrom, date)))
       .orderBy(asc(scheduleVersions.supplementId), desc(scheduleVersions.validFrom)),
-    db
-      .select({ supplementId: intakes.supplementId, time: intakes.time, status: intakes.status, at: intakes.at })
-      .from(intakes)
-      .where(and(eq(intakes.userId, userId), eq(intakes.date, date))),
+    readDayLog(db, userId, date),
   ]);
-  const log = new Map(logged.map((row) => [`${row.supplementId}/${row.time}`, row]));
+  const log = new Map(logged.doses.map((row) => [`${row.supplementId}/${row.time}`, row]));
   // The user's list order; a supplement deleted since (no row) after the others, by id.
   const live = versions
     .filter((v) => !v.deleted)
@@ -71,6 +71,7 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
       ...strengthOf(v),
     };
   });
+  const current = nowMs();
   const asNeeded: TodayAsNeeded[] = due.asNeeded.map((v) => {
     const entry = log.get(`${v.supplementId}/as-needed`);
     return {
@@ -81,6 +82,9 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
       status: entry ? "taken" : null,
       at: entry?.at.toISOString() ?? null,
       ...strengthOf(v),
+      // Issue 48: the count, the last dose, and with limits the next allowed and a warning.
+      ...stateOn(logged.asNeeded.get(v.supplementId), v.limits, date, current, timeZone),
+      ...(v.limits ? { limits: v.limits } : {}),
     };
   });
   return {

@@ -8,7 +8,8 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
-import { scheduleVersions, type User } from "../../db/schema";
+import { scheduleVersions, supplements, type User } from "../../db/schema";
+import { AS_NEEDED_COUNT_MAX, AS_NEEDED_MESSAGES } from "../../src/lib/as-needed-input";
 import { addDays, daysBetween, isCalendarDate } from "../../src/lib/dates";
 import {
   AS_NEEDED,
@@ -31,6 +32,7 @@ import { adherence, currentStreak, longestStreak } from "../../src/lib/streaks";
 import { now, nowMs } from "../clock";
 import { type AppEnv, requireUser } from "../env";
 import { badRequest, jsonWithEtag, notFound, readJson } from "../http";
+import { setAsNeededCount, stateOn } from "./as-needed";
 import { emptyDay, HISTORY_FLOOR, readDay, readHistory } from "./queries";
 import { userToday } from "./versions";
 import { clearIntakes, type DoseOutcome, setIntakes } from "./writes";
@@ -84,6 +86,31 @@ const intakeBodySchema = z.object({
   tickedAt: tickedAtSchema,
 });
 
+/**
+ * Issue 48: an as-needed dose's body, `{ count: 0–24 }` or (as before) `{ status: "taken" | null }`
+ * for 1 / 0; either with `tickedAt`. Answers the count.
+ */
+const asNeededBodySchema = z
+  .object({
+    count: z
+      .number({ message: AS_NEEDED_MESSAGES.count })
+      .int(AS_NEEDED_MESSAGES.count)
+      .min(0, AS_NEEDED_MESSAGES.count)
+      .max(AS_NEEDED_COUNT_MAX, AS_NEEDED_MESSAGES.count)
+      .optional(),
+    status: z.enum(INTAKE_STATUSES, { message: TRACKING_MESSAGES.status }).nullable().optional(),
+    tickedAt: tickedAtSchema,
+  })
+  .superRefine((body, ctx) => {
+    if (body.count === undefined && body.status === undefined) {
+      ctx.addIssue({ code: "custom", path: ["count"], message: AS_NEEDED_MESSAGES.body });
+    }
+    if (body.count === undefined && body.status === "skipped") {
+      ctx.addIssue({ code: "custom", path: ["status"], message: TRACKING_MESSAGES.asNeededTaken });
+    }
+  })
+  .transform((body) => ({ count: body.count ?? (body.status === "taken" ? 1 : 0), tickedAt: body.tickedAt }));
+
 interface Target {
   user: User;
   date: string;
@@ -107,6 +134,8 @@ const versionColumns = {
   name: scheduleVersions.name,
   schedule: scheduleVersions.schedule,
   deleted: scheduleVersions.deleted,
+  /** Issue 48: the supplement's limits now (as-needed warnings). */
+  asNeeded: supplements.asNeeded,
 };
 type VersionRow = { [K in keyof typeof versionColumns]: (typeof versionColumns)[K]["_"]["data"] };
 
@@ -132,6 +161,10 @@ function versionsOn(db: import("../../db/client").Db, userId: string, date: stri
   return db
     .selectDistinctOn([scheduleVersions.supplementId], versionColumns)
     .from(scheduleVersions)
+    .leftJoin(
+      supplements,
+      and(eq(supplements.id, scheduleVersions.supplementId), eq(supplements.userId, scheduleVersions.userId)),
+    )
     .where(and(eq(scheduleVersions.userId, userId), inArray(scheduleVersions.supplementId, supplementIds)))
     .orderBy(
       asc(scheduleVersions.supplementId),
@@ -176,6 +209,35 @@ const intakeJson = (date: string, d: DoseOutcome): IntakeJson => ({
 /** The first day of the editable window: intake clears before it are pruned. */
 const windowStart = (today: string) => addDays(today, -EDITABLE_DAYS);
 
+/**
+ * Sets an as-needed dose's count (issue 48) and answers the dose as Today then shows it: the
+ * intake's shape, with `count`, `lastTakenAt` and, with limits, `nextAllowedAt` and a `warning`
+ * when the last dose broke one (it is recorded all the same).
+ */
+async function writeAsNeeded(db: import("../../db/client").Db, target: Target, count: number, at: Date) {
+  const version = await versionFor(db, target, null);
+  const { user, date, supplementId } = target;
+  const { applied, log } = await setAsNeededCount(db, {
+    userId: user.id,
+    date,
+    supplementId,
+    name: version.name,
+    count,
+    at,
+    oldest: windowStart(target.today),
+  });
+  const state = stateOn(log, version.asNeeded, date, nowMs(), zoneOf(user));
+  return {
+    date,
+    supplementId,
+    time: AS_NEEDED,
+    status: state.count > 0 ? ("taken" as const) : null,
+    at: (applied ? at.toISOString() : state.lastTakenAt) ?? at.toISOString(),
+    applied,
+    ...state,
+  };
+}
+
 export const trackingRoutes = new Hono<AppEnv>()
   .get("/today", async (c) => {
     const user = await requireUser(c);
@@ -186,9 +248,13 @@ export const trackingRoutes = new Hono<AppEnv>()
   .put("/intakes/:date/:supplementId/:time", async (c) => {
     const user = await requireUser(c);
     const target = readTarget(c, user);
+    const ctx = c.get("ctx");
+    if (target.time === AS_NEEDED) {
+      const { count, tickedAt } = await readJson(c, asNeededBodySchema);
+      return c.json(await writeAsNeeded(ctx.database.db, target, count, changeTime(tickedAt)));
+    }
     const { status, tickedAt } = await readJson(c, intakeBodySchema);
     const at = changeTime(tickedAt);
-    const ctx = c.get("ctx");
     const version = await versionFor(ctx.database.db, target, status);
     const [outcome] = await setIntakes(ctx.database.db, user.id, target.date, status, at, [
       { supplementId: target.supplementId, time: target.time, name: version.name },
@@ -225,6 +291,10 @@ export const trackingRoutes = new Hono<AppEnv>()
     const target = readTarget(c, user);
     const ctx = c.get("ctx");
     const at = changeTime(c.req.query("tickedAt"));
+    if (target.time === AS_NEEDED) {
+      const answer = await writeAsNeeded(ctx.database.db, target, 0, at);
+      return answer.applied ? c.body(null, 204) : c.json(answer);
+    }
     const version = await versionFor(ctx.database.db, target, null);
     const [outcome] = await clearIntakes(ctx.database.db, user.id, target.date, at, windowStart(target.today), [
       { supplementId: target.supplementId, time: target.time, name: version.name },

@@ -95,7 +95,8 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
         const key = issue.path.slice(0, 2).join(".");
         if (issue.path[0] === "ingredients" || issue.path[0] === "servingSize") {
           foundTrack[issue.path.slice(0, 3).join(".")] ??= issue.message;
-        } else if (issue.path[0] === "schedule" || issue.path[0] === "doseAmount") foundTrack[key] ??= issue.message;
+        } else if (issue.path[0] === "schedule" || issue.path[0] === "doseAmount" || issue.path[0] === "asNeeded")
+          foundTrack[key] ??= issue.message;
         else found[issue.path[0] as FieldName] ??= issue.message;
       }
       setErrors(found);
@@ -121,7 +122,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
         const foundTrack: Record<string, string | undefined> = {};
         for (const [key, list] of Object.entries(error.errors)) {
           if (key.startsWith("ingredients") || key === "servingSize") foundTrack[key] = list[0];
-          else if (key.startsWith("schedule") || key === "doseAmount")
+          else if (key.startsWith("schedule") || key === "doseAmount" || key.startsWith("asNeeded"))
             foundTrack[key.split(".").slice(0, 2).join(".")] = list[0];
           else found[key as FieldName] = list[0];
         }

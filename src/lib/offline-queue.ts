@@ -22,6 +22,8 @@ export interface QueuedChange {
   time: IntakeTime;
   status: IntakeStatus | null;
   tickedAt: string;
+  /** Issue 48: an as-needed dose's count for the day (status then says whether it is above 0). */
+  count?: number;
 }
 
 /** The last Today this device showed for `day.date`: confirmed by the server at `confirmedAt` (ms). */
@@ -107,7 +109,12 @@ export async function queuedChanges(userId: string): Promise<QueuedChange[]> {
 export async function removeChange(change: QueuedChange): Promise<void> {
   await transaction(["changes"], async (store) => {
     const stored = await result<QueuedChange | undefined>(store("changes").get(change.key));
-    if (stored && stored.tickedAt === change.tickedAt && stored.status === change.status)
+    if (
+      stored &&
+      stored.tickedAt === change.tickedAt &&
+      stored.status === change.status &&
+      stored.count === change.count
+    )
       await result(store("changes").delete(change.key));
   });
 }

@@ -20,9 +20,11 @@ export async function sendChange(change: QueuedChange): Promise<SendResult> {
   const path = `/api/intakes/${change.date}/${change.supplementId}/${change.time}`;
   try {
     const answer =
-      change.status === null
-        ? await api.delete<IntakeJson | undefined>(`${path}?tickedAt=${encodeURIComponent(change.tickedAt)}`)
-        : await api.put<IntakeJson>(path, { status: change.status, tickedAt: change.tickedAt });
+      change.count !== undefined
+        ? await api.put<IntakeJson>(path, { count: change.count, tickedAt: change.tickedAt })
+        : change.status === null
+          ? await api.delete<IntakeJson | undefined>(`${path}?tickedAt=${encodeURIComponent(change.tickedAt)}`)
+          : await api.put<IntakeJson>(path, { status: change.status, tickedAt: change.tickedAt });
     await removeChange(change).catch(() => undefined);
     return { kind: "saved", change, answer: answer ?? null };
   } catch (error) {

@@ -137,8 +137,16 @@ export interface TodayAsNeeded {
   at: string | null;
   servingSize?: number;
   ingredients?: IngredientJson[];
-  /** How many were taken that day (as-needed counts); absent: one when `status` is taken. */
+  /** How many were taken that day (as-needed counts, issue 48); absent: one when `status` is taken. */
   count?: number;
+  /** The latest tick that raised the count to where it is (ISO); null at 0. */
+  lastTakenAt?: string | null;
+  /** With limits: when the next dose is within them (ISO), null when free now (and on other days). */
+  nextAllowedAt?: string | null;
+  /** The last dose broke a limit (`That is more than your limit of 3 a day`, `Your next dose was due after 14:30`). */
+  warning?: string;
+  /** The supplement's limits, when it has any (src/lib/as-needed.ts). */
+  limits?: import("./as-needed").AsNeededLimits;
 }
 export interface TodayJson {
   date: string;
@@ -158,6 +166,11 @@ export interface IntakeJson {
   status: IntakeStatus | null;
   at: string;
   applied: boolean;
+  /** Issue 48, an as-needed dose: the day's count and what Today says of it (TodayAsNeeded's fields). */
+  count?: number;
+  lastTakenAt?: string | null;
+  nextAllowedAt?: string | null;
+  warning?: string;
 }
 /** PUT /api/intakes/{date}: the doses asked, in order; `ignored`: those a later change kept. */
 export interface IntakeBatchJson {

@@ -53,6 +53,8 @@ export interface DoseChange {
   supplementId: number;
   time: IntakeTime;
   status: IntakeStatus | null;
+  /** Issue 48: an as-needed dose's new count. */
+  count?: number;
 }
 
 /** `day` with `changes` laid over its doses (the last change to a dose wins; `summary` is left as it was: the card counts its rows). */
@@ -65,7 +67,9 @@ export function withStatuses(day: TodayJson, changes: readonly DoseChange[]): To
   });
   const asNeeded = day.asNeeded.map((d) => {
     const change = changeOf(d.supplementId, AS_NEEDED);
-    return change ? { ...d, status: change.status === "taken" ? ("taken" as const) : null } : d;
+    if (!change) return d;
+    const count = change.count ?? (change.status === "taken" ? Math.max(1, d.count ?? 0) : 0);
+    return { ...d, count, status: count > 0 ? ("taken" as const) : null };
   });
   return { ...day, doses, asNeeded };
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ACCOUNT_MESSAGES, MESSAGES } from "./account-messages";
+import { AS_NEEDED_MESSAGES, limitsOrNull, MAX_PER_DAY_MAX, MIN_HOURS_MAX, MIN_HOURS_MIN } from "./as-needed-input";
 import {
   BIO_MAX,
   MAX_SUPPLEMENTS,
@@ -187,10 +188,30 @@ export const ingredientsSchema = z
     });
   });
 
+// Issue 48: an as-needed supplement's limits (rules in as-needed.ts); neither set is none (null).
+export const asNeededSchema = z
+  .strictObject(
+    {
+      maxPerDay: wholeIn(1, MAX_PER_DAY_MAX, AS_NEEDED_MESSAGES.maxPerDay).nullable().optional(),
+      minHoursBetween: z
+        .number({ message: AS_NEEDED_MESSAGES.minHoursBetween })
+        .min(MIN_HOURS_MIN, AS_NEEDED_MESSAGES.minHoursBetween)
+        .max(MIN_HOURS_MAX, AS_NEEDED_MESSAGES.minHoursBetween)
+        .refine((hours) => Number.isInteger(hours * 2), AS_NEEDED_MESSAGES.minHoursBetween)
+        .nullable()
+        .optional(),
+    },
+    { message: AS_NEEDED_MESSAGES.shape },
+  )
+  .transform((limits) =>
+    limitsOrNull({ maxPerDay: limits.maxPerDay ?? null, minHoursBetween: limits.minHoursBetween ?? null }),
+  );
+
 /** The schedule fields of the supplement body (merged into supplementInputSchema). */
 export const scheduleFields = {
   schedule: scheduleSchema.nullable().optional(),
   doseAmount: doseAmountSchema.nullable().optional(),
+  asNeeded: asNeededSchema.nullable().optional(),
 };
 
 export const usernameSchema = z
@@ -394,20 +415,27 @@ const requiredText = (label: string) =>
     .max(SUPPLEMENT_TEXT_MAX, SUPPLEMENT_MESSAGES.textLong(label));
 
 /** The supplement form: add and edit alike. */
-export const supplementInputSchema = z.object({
-  name: requiredText("Name"),
-  quantityType: z.enum(QUANTITY_TYPES, { message: SUPPLEMENT_MESSAGES.quantityType }),
-  frequency: requiredText("Frequency"),
-  affiliateLink: optionalUrlSchema.nullish(),
-  notes: z
-    .string({ message: SUPPLEMENT_MESSAGES.notesText })
-    .trim()
-    .max(NOTES_MAX, SUPPLEMENT_MESSAGES.notesLong)
-    .nullish(),
-  ...scheduleFields,
-  servingSize: servingSizeSchema.optional(),
-  ingredients: ingredientsSchema.optional(),
-});
+export const supplementInputSchema = z
+  .object({
+    name: requiredText("Name"),
+    quantityType: z.enum(QUANTITY_TYPES, { message: SUPPLEMENT_MESSAGES.quantityType }),
+    frequency: requiredText("Frequency"),
+    affiliateLink: optionalUrlSchema.nullish(),
+    notes: z
+      .string({ message: SUPPLEMENT_MESSAGES.notesText })
+      .trim()
+      .max(NOTES_MAX, SUPPLEMENT_MESSAGES.notesLong)
+      .nullish(),
+    ...scheduleFields,
+    servingSize: servingSizeSchema.optional(),
+    ingredients: ingredientsSchema.optional(),
+  })
+  .superRefine((input, ctx) => {
+    // Limits belong to an as-needed supplement (a body that keeps the stored schedule: the API checks it).
+    if (input.asNeeded && input.schedule) {
+      ctx.addIssue({ code: "custom", path: ["asNeeded"], message: AS_NEEDED_MESSAGES.scheduled });
+    }
+  });
 export type SupplementInput = z.infer<typeof supplementInputSchema>;
 /** What the dialog sends: ingredient lines as typed (the server converts them, keeping what was typed). */
 export type SupplementBody = z.input<typeof supplementInputSchema>;

@@ -10,7 +10,7 @@ import { atom } from "nanostores";
 import { plannedDay, type Row, rowsOf } from "../islands/tracking/today-rows";
 import { errorMessage, isOffline, onServerAnswer } from "../lib/api";
 import { changeKey, keepChanges, type QueuedChange } from "../lib/offline-queue";
-import type { IntakeStatus, TodayJson } from "../lib/schedule";
+import type { IntakeJson, IntakeStatus, TodayJson } from "../lib/schedule";
 import { notify } from "../lib/toast";
 import { msToNextMidnight } from "../lib/today-rules";
 import { keepServerDay, readDay } from "../lib/today-source";
@@ -154,6 +154,18 @@ export function createTodayStore(userId: string, initial: TodayJson | string) {
     );
   }
 
+  /** Shows `next` (an as-needed row with a new count, issue 48) at once, and lays it over this device's copy. */
+  function layRow(date: string, rows: Row[], next: Row): void {
+    writes += 1;
+    setLoaded((day) => ({
+      date,
+      kept: day?.kept ?? false,
+      asOf: day?.asOf ?? null,
+      rows: rows.map((r) => (r.key === next.key ? next : r)),
+    }));
+    void keepChanges(userId, date, [next]);
+  }
+
   /** A failed write: `before` again on the card (if its day is still shown) and in this device's copy. */
   function restore(date: string, before: Row[], keys: ReadonlySet<string>): void {
     if (date === $state.get().shown) setLoaded((day) => (day ? { ...day, rows: before } : day));
@@ -164,14 +176,24 @@ export function createTodayStore(userId: string, initial: TodayJson | string) {
     );
   }
 
-  /** The server has `change`; `status` is what it keeps. */
-  function saved(change: QueuedChange, status: IntakeStatus | null): void {
+  /** The server has `change`; `status` is what it keeps (and, for an as-needed count, `answer` what Today says of it). */
+  function saved(change: QueuedChange, status: IntakeStatus | null, answer?: IntakeJson | null): void {
+    const counted =
+      answer?.count === undefined
+        ? {}
+        : {
+            count: answer.count,
+            lastTakenAt: answer.lastTakenAt ?? null,
+            nextAllowedAt: answer.nextAllowedAt ?? null,
+            warning: answer.warning,
+          };
     setLoaded((day) =>
       day && day.date === change.date
-        ? { ...day, rows: day.rows.map((r) => (changeKey(r) === change.key ? { ...r, status } : r)) }
+        ? { ...day, rows: day.rows.map((r) => (changeKey(r) === change.key ? { ...r, status, ...counted } : r)) }
         : day,
     );
-    void keepChanges(userId, change.date, [{ ...change, status }]).catch(() => undefined);
+    const count = answer?.count ?? change.count;
+    void keepChanges(userId, change.date, [{ ...change, status, count }]).catch(() => undefined);
   }
 
   return {
@@ -181,6 +203,7 @@ export function createTodayStore(userId: string, initial: TodayJson | string) {
     watch,
     zoneChanged,
     lay,
+    layRow,
     restore,
     saved,
     show: (date: string) => patch({ shown: date }),

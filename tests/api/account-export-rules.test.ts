@@ -308,6 +308,7 @@ describe("only the user's own rows, in every section (seeded for two users)", ()
           time: "anytime",
           status: "taken",
           at: "2026-05-01T08:00:00.000Z",
+          count: 1,
         },
       ]);
       await db().update(supplements).set({ sortOrder: 0 }).where(eq(supplements.id, ids.a));

@@ -164,7 +164,15 @@ describe("JSON", () => {
     expect(tick.status).toBe(200);
     const doc = (await (await exportOf(user)).json()) as Doc;
     expect(doc.intakes).toEqual([
-      { date: today, supplementId: id, name: "Creatine", time: "anytime", status: "taken", at: expect.any(String) },
+      {
+        date: today,
+        supplementId: id,
+        name: "Creatine",
+        time: "anytime",
+        status: "taken",
+        at: expect.any(String),
+        count: 1,
+      },
     ]);
   });
 

@@ -53,6 +53,7 @@ interface Json {
   sortOrder: number;
   schedule: { times: string[]; days: number[] } | null;
   doseAmount: number | null;
+  asNeeded: unknown;
   status: unknown;
   servingSize: number;
   ingredients: unknown[];
@@ -78,6 +79,7 @@ describe("the answer's shape", () => {
       sortOrder: 0,
       schedule: { times: ["anytime"], days: [1, 2, 3, 4, 5, 6, 7] },
       doseAmount: null,
+      asNeeded: null,
       // Issue 48: where the schedule stands on the user's today.
       status: { state: "active", nextDueOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) },
       servingSize: 1,

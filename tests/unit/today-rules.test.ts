@@ -115,4 +115,24 @@ describe("withStatuses: this device's changes over a day's answer", () => {
     expect(statuses(after)).toEqual(expected);
     expect(statuses(day)).toEqual([null, "taken", null, null]);
   });
+
+  // Issue 48: an as-needed change carries the day's count.
+  const counts: [string, Parameters<typeof withStatuses>[1], number, "taken" | null][] = [
+    ["+1 from none", [{ supplementId: 3, time: "as-needed", status: "taken", count: 1 }], 1, "taken"],
+    [
+      "two +1s: the later count",
+      [
+        { supplementId: 3, time: "as-needed", status: "taken", count: 1 },
+        { supplementId: 3, time: "as-needed", status: "taken", count: 2 },
+      ],
+      2,
+      "taken",
+    ],
+    ["−1 to none", [{ supplementId: 3, time: "as-needed", status: null, count: 0 }], 0, null],
+    ["an old tick without a count: one", [{ supplementId: 3, time: "as-needed", status: "taken" }], 1, "taken"],
+  ];
+  test.each(counts)("as needed, counted: %s", (_what, changes, count, status) => {
+    const [item] = withStatuses(day, changes).asNeeded;
+    expect([item?.count, item?.status]).toEqual([count, status]);
+  });
 });

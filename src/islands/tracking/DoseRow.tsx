@@ -8,7 +8,7 @@ import { AS_NEEDED, type IntakeStatus } from "../../lib/schedule";
 import type { Row } from "./today-rows";
 import type { SyncState } from "./useWaitingTicks";
 
-function SyncNote({ id, sync, refusal }: { id: string; sync: Exclude<SyncState, null>; refusal?: string }) {
+export function SyncNote({ id, sync, refusal }: { id: string; sync: Exclude<SyncState, null>; refusal?: string }) {
   if (sync === "pending") {
     return (
       <span id={id} className="badge mt-1 bg-amber-100 text-amber-900" data-testid="dose-sync">

@@ -4,6 +4,7 @@
  */
 import { useId } from "react";
 import Field from "../../components/Field";
+import type { AsNeededLimits } from "../../lib/as-needed";
 import { doseNoun } from "../../lib/dose";
 import {
   ALL_DAYS,
@@ -25,10 +26,13 @@ export interface ScheduleValue {
   doseAmount: string;
   /** Issue 48: start, end, repeat and amounts per time ('More options'). */
   more: MoreValue;
+  /** Issue 48: an as-needed supplement's limits as typed; '' for none. */
+  maxPerDay: string;
+  minHoursBetween: string;
 }
 
 export function scheduleValueOf(
-  source?: { schedule?: Schedule | null; doseAmount?: number | null } | null,
+  source?: { schedule?: Schedule | null; doseAmount?: number | null; asNeeded?: AsNeededLimits | null } | null,
 ): ScheduleValue {
   const schedule = source?.schedule === undefined ? DEFAULT_SCHEDULE : source.schedule;
   return {
@@ -37,13 +41,29 @@ export function scheduleValueOf(
     days: schedule ? [...schedule.days] : [...DEFAULT_SCHEDULE.days],
     doseAmount: source?.doseAmount == null ? "" : String(source.doseAmount),
     more: moreValueOf(schedule),
+    maxPerDay: source?.asNeeded?.maxPerDay == null ? "" : String(source.asNeeded.maxPerDay),
+    minHoursBetween: source?.asNeeded?.minHoursBetween == null ? "" : String(source.asNeeded.minHoursBetween),
   };
 }
 
-/** The body fields: `schedule` and `doseAmount` (a number, or null when empty; NaN is left for the rule to refuse). */
-export function schedulePayload(value: ScheduleValue): { schedule: Schedule | null; doseAmount: number | null } {
+/** A typed number, null when empty (NaN is left for the rule to refuse). */
+const typedNumber = (typed: string) => (typed.trim() === "" ? null : Number(typed.trim()));
+
+/**
+ * The body fields: `schedule`, `doseAmount` (a number, or null when empty; NaN is left for the
+ * rule to refuse) and, as needed, `asNeeded` (a schedule set clears the limits on the server).
+ */
+export function schedulePayload(value: ScheduleValue): {
+  schedule: Schedule | null;
+  doseAmount: number | null;
+  asNeeded?: { maxPerDay: number | null; minHoursBetween: number | null };
+} {
   const amount = value.doseAmount.trim();
+  const limits = value.asNeeded
+    ? { asNeeded: { maxPerDay: typedNumber(value.maxPerDay), minHoursBetween: typedNumber(value.minHoursBetween) } }
+    : {};
   return {
+    ...limits,
     schedule: value.asNeeded
       ? null
       : {
@@ -60,7 +80,7 @@ interface Props {
   value: ScheduleValue;
   onChange: (next: ScheduleValue) => void;
   quantityType: string;
-  /** Messages by field: `doseAmount`, `schedule.times`, `schedule.days`, `schedule`. */
+  /** Messages by field: `doseAmount`, `schedule.times`, `schedule.days`, `schedule`, `asNeeded.maxPerDay`… */
   errors: Record<string, string | undefined>;
 }
 
@@ -125,6 +145,38 @@ export default function ScheduleFields({ value, onChange, quantityType, errors }
           />
         </button>
       </div>
+      {value.asNeeded && (
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            id={`${id}-max-per-day`}
+            label="Limit per day"
+            hint="At most this many a day; empty for no limit"
+            type="number"
+            inputMode="numeric"
+            min="1"
+            max="24"
+            step="1"
+            className="max-w-32"
+            value={value.maxPerDay}
+            onChange={(e) => onChange({ ...value, maxPerDay: e.target.value })}
+            error={errors["asNeeded.maxPerDay"] ?? errors.asNeeded}
+          />
+          <Field
+            id={`${id}-min-hours`}
+            label="Hours between doses"
+            hint="At least this long apart; empty for no limit"
+            type="number"
+            inputMode="decimal"
+            min="0.5"
+            max="48"
+            step="0.5"
+            className="max-w-32"
+            value={value.minHoursBetween}
+            onChange={(e) => onChange({ ...value, minHoursBetween: e.target.value })}
+            error={errors["asNeeded.minHoursBetween"]}
+          />
+        </div>
+      )}
       {!value.asNeeded && (
         <>
           <fieldset aria-describedby={timesError ? `${id}-times-error` : undefined}>

@@ -4,6 +4,7 @@
  */
 import { changeKey } from "../../lib/offline-queue";
 import { AS_NEEDED, type IntakeTime, TIME_LABELS } from "../../lib/schedule";
+import AsNeededRow from "./AsNeededRow";
 import DoseRow from "./DoseRow";
 import type { Row } from "./today-rows";
 import type { useTodayWrites } from "./useTodayWrites";
@@ -15,12 +16,15 @@ export default function TimeGroup({
   shown,
   ticks,
   writes,
+  zone,
 }: {
   time: IntakeTime;
   rows: Row[];
   shown: string;
   ticks: Pick<ReturnType<typeof useWaitingTicks>, "syncOf" | "refusal">;
   writes: ReturnType<typeof useTodayWrites>;
+  /** The user's zone (as-needed rows' times). */
+  zone: string;
 }) {
   const label = TIME_LABELS[time];
   const open = time === AS_NEEDED ? [] : rows.filter((r) => r.status === null);
@@ -61,11 +65,25 @@ export default function TimeGroup({
       <ul className="mt-1.5 space-y-2">
         {rows.map((row) => {
           const key = changeKey(row);
+          const inputId = `dose-${shown}-${row.key.replace("/", "-")}`;
+          if (row.time === AS_NEEDED) {
+            return (
+              <AsNeededRow
+                key={row.key}
+                row={row}
+                rowId={inputId}
+                zone={zone}
+                sync={ticks.syncOf(key)}
+                refusal={ticks.refusal(key)}
+                onCount={(count) => void writes.writeCount(row, count)}
+              />
+            );
+          }
           return (
             <DoseRow
               key={row.key}
               row={row}
-              inputId={`dose-${shown}-${row.key.replace("/", "-")}`}
+              inputId={inputId}
               sync={ticks.syncOf(key)}
               refusal={ticks.refusal(key)}
               onWrite={(status) => void writes.write(row, status)}

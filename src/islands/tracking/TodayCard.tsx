@@ -47,8 +47,8 @@ export default function TodayCard({ user: initialUser, day }: { user: CurrentUse
   const [hydrated, setHydrated] = useState(false);
 
   const ticks = useWaitingTicks(user.id, {
-    saved(change, status) {
-      store.saved(change, status);
+    saved(change, status, answer) {
+      store.saved(change, status, answer);
       trackingChanged();
       void refreshStock();
     },
@@ -61,9 +61,12 @@ export default function TodayCard({ user: initialUser, day }: { user: CurrentUse
   const rows =
     loadedRows?.map((r) => {
       const waiting = ticks.pending[changeKey(r)];
-      return waiting ? { ...r, status: waiting.status } : r;
+      if (!waiting) return r;
+      return waiting.count === undefined
+        ? { ...r, status: waiting.status }
+        : { ...r, status: waiting.status, count: waiting.count };
     }) ?? null;
-  const writes = useTodayWrites(store, ticks, user.id, rows);
+  const writes = useTodayWrites(store, ticks, user.id, rows, localZone);
 
   // The server's rows are kept as this device's copy; the worker's kept page is read again
   // (its rows are as old as the page: this device's copy wins).
@@ -195,6 +198,7 @@ export default function TodayCard({ user: initialUser, day }: { user: CurrentUse
                 shown={shown}
                 ticks={ticks}
                 writes={writes}
+                zone={localZone()}
               />
             ))}
         </>

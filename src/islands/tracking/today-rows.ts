@@ -2,6 +2,7 @@
  * Today's rows (issues 19, 40): one per dose of a day, from the server's answer or, for a day
  * no answer was kept for and with no network, planned from the list's schedules.
  */
+import { type AsNeededLimits, asNeededState } from "../../lib/as-needed";
 import { dosePhrase } from "../../lib/dose";
 import { amountAt } from "../../lib/due";
 import { AS_NEEDED, dueOn, type IntakeStatus, type IntakeTime, type TodayJson } from "../../lib/schedule";
@@ -17,6 +18,12 @@ export interface Row {
   amount: string;
   time: IntakeTime;
   status: IntakeStatus | null;
+  /** Issue 48, an as-needed row: the day's count, its last dose, and with limits what Today says of them. */
+  count?: number;
+  lastTakenAt?: string | null;
+  nextAllowedAt?: string | null;
+  warning?: string;
+  limits?: AsNeededLimits | null;
 }
 
 export function longDate(date: string): string {
@@ -58,8 +65,33 @@ export function rowsOf(day: TodayJson): Row[] {
       ),
       time: AS_NEEDED as IntakeTime,
       status: d.status,
+      count: d.count ?? (d.status === "taken" ? 1 : 0),
+      lastTakenAt: d.lastTakenAt ?? d.at,
+      nextAllowedAt: d.nextAllowedAt ?? null,
+      warning: d.warning,
+      limits: d.limits ?? null,
     })),
   ];
+}
+
+/**
+ * An as-needed row with its count changed at `now` (ms) in `zone`, as the card shows it until the
+ * server answers: a raise is the last dose; a lowering keeps the last dose it knows.
+ */
+export function withCount(row: Row, count: number, now: number, zone: string): Row {
+  const raised = count > (row.count ?? 0);
+  const log = raised
+    ? { count, lastTakenAt: new Date(now).toISOString(), previousTakenAt: row.lastTakenAt ?? null }
+    : { count, lastTakenAt: count > 0 ? (row.lastTakenAt ?? null) : null, previousTakenAt: null };
+  const state = asNeededState(log, row.limits ?? null, now, zone);
+  return {
+    ...row,
+    count,
+    status: count > 0 ? "taken" : null,
+    lastTakenAt: state.lastTakenAt,
+    nextAllowedAt: state.nextAllowedAt ?? null,
+    warning: state.warning,
+  };
 }
 
 /**
@@ -69,7 +101,9 @@ export function rowsOf(day: TodayJson): Row[] {
 export function plannedDay(date: string, list: Supplement[]): Row[] {
   const row = (s: Supplement, time: IntakeTime): Row => {
     const amount = amountAt(s.schedule, time, s.doseAmount ?? null);
+    const counted = time === AS_NEEDED ? { count: 0, lastTakenAt: null, limits: s.asNeeded ?? null } : {};
     return {
+      ...counted,
       key: `${s.id}/${time}`,
       date,
       supplementId: s.id,

@@ -11,7 +11,7 @@ import { notify } from "../../lib/toast";
 import { refreshStock } from "../../stores/supplements";
 import type { TodayStore } from "../../stores/today";
 import { trackingChanged } from "../../stores/tracking";
-import type { Row } from "./today-rows";
+import { type Row, withCount } from "./today-rows";
 import type { useWaitingTicks } from "./useWaitingTicks";
 
 /** The last Take all of a group, for its one-step Undo. */
@@ -26,6 +26,7 @@ export function useTodayWrites(
   ticks: ReturnType<typeof useWaitingTicks>,
   userId: string,
   rows: Row[] | null,
+  zone: () => string,
 ) {
   const [takenGroup, setTakenGroup] = useState<TakenGroup | null>(null);
 
@@ -42,6 +43,24 @@ export function useTodayWrites(
       time: row.time,
       status,
       tickedAt: new Date().toISOString(),
+    });
+  }
+
+  /** Issue 48: an as-needed row's new count (+1, −1), shown at once and waiting like a tick (the change carries the count). */
+  async function writeCount(row: Row, count: number) {
+    const { date } = row;
+    const now = Date.now();
+    store.layRow(date, rows as Row[], withCount(row, count, now, zone()));
+    setTakenGroup(null);
+    await ticks.send({
+      key: changeKey({ date, supplementId: row.supplementId, time: row.time }),
+      userId,
+      date,
+      supplementId: row.supplementId,
+      time: row.time,
+      status: count > 0 ? "taken" : null,
+      count,
+      tickedAt: new Date(now).toISOString(),
     });
   }
 
@@ -88,5 +107,5 @@ export function useTodayWrites(
     return (rows ?? []).filter((r) => keys.has(r.key) && r.status === "taken").map((r) => r.key);
   };
 
-  return { write, writeGroup, undoable };
+  return { write, writeCount, writeGroup, undoable };
 }

@@ -11,6 +11,7 @@ import { errorMessage, onServerAnswer } from "../../lib/api";
 import { OFFLINE_MESSAGES } from "../../lib/messages";
 import { claimOfflineData, type QueuedChange, queueChange, queuedChanges } from "../../lib/offline-queue";
 import { flushQueue, type SendResult, sendChange } from "../../lib/offline-sync";
+import type { IntakeJson } from "../../lib/schedule";
 import { notify } from "../../lib/toast";
 import { retryDelay } from "../../lib/today-rules";
 
@@ -18,7 +19,7 @@ export type SyncState = "pending" | "saved" | "refused" | null;
 
 export interface WaitingTicksEvents {
   /** The server has `change`; `status` is what it keeps (this change's, or a later one made elsewhere). */
-  saved(change: QueuedChange, status: QueuedChange["status"]): void;
+  saved(change: QueuedChange, status: QueuedChange["status"], answer: IntakeJson | null): void;
   /** The server refused `change` and it was dropped (the row goes back to the server's state). */
   dropped(change: QueuedChange): void;
 }
@@ -37,6 +38,9 @@ export function useWaitingTicks(userId: string, events: WaitingTicksEvents) {
   eventsRef.current = events;
 
   /** What a send came to: the row saved, kept waiting, or refused. */
+  // The time of the latest change made to each dose on this device: an as-needed count's answer
+  // that arrives after a later change was made (two quick +1s) is not shown over it.
+  const latest = useRef<Record<string, string>>({});
   const settle = useCallback((result: SendResult) => {
     const { change } = result;
     const key = change.key;
@@ -56,7 +60,9 @@ export function useWaitingTicks(userId: string, events: WaitingTicksEvents) {
       if (wasWaiting) setSynced((current) => new Set(current).add(key));
       if (wasWaiting && waited.current.size === 0) setAllSaved(true);
       const { answer } = result;
-      eventsRef.current.saved(change, answer && !answer.applied ? answer.status : change.status);
+      const overtaken = change.count !== undefined && (latest.current[key] ?? "") > change.tickedAt;
+      if (!overtaken)
+        eventsRef.current.saved(change, answer && !answer.applied ? answer.status : change.status, answer);
       return;
     }
     if (result.status === 404) notify.error(OFFLINE_MESSAGES.deleted);
@@ -174,6 +180,7 @@ export function useWaitingTicks(userId: string, events: WaitingTicksEvents) {
 
   /** One tick: kept on this device first (a failed send then waits), sent at once. */
   async function send(change: QueuedChange): Promise<void> {
+    latest.current[change.key] = change.tickedAt;
     forget(change.key);
     // The row says Pending once it is kept (a tab closed right after the tick still has it).
     await claimed.current;

@@ -4,9 +4,9 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import stacktrack from "./src/host/astro-adapter.mjs";
 
-/** The client modules every island page shares: React, nanostores, src/lib and src/stores (not Today's own), the menu. */
+/** The client modules every island page shares: React, nanostores, src/lib and src/stores (not Today's own), the menu; and what Today's rows share with the as-needed row loaded on use. */
 const APP_CHUNK =
-  /\/(node_modules\/(react|react-dom|scheduler|nanostores|@nanostores\/react)\/|src\/(lib\/(dose|format|schedule|insights|toast|stock|heatmap|streaks|user-agent|types|constants|messages|api)\.ts|stores\/(?!today\.)[a-z-]+\.ts|components\/Menu\.tsx|islands\/(DoseLine|Avatar)\.tsx)$)/;
+  /\/(node_modules\/(react|react-dom|scheduler|nanostores|@nanostores\/react)\/|src\/(lib\/(dose|format|schedule|toast|stock|heatmap|streaks|user-agent|types|constants|messages|api|as-needed|today-rules)\.ts|stores\/(?!today\.)[a-z-]+\.ts|components\/Menu\.tsx|islands\/(DoseLine|Avatar|tracking\/SyncNote)\.tsx)$)/;
 
 export default defineConfig({
   output: "server",

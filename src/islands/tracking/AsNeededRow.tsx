@@ -6,7 +6,7 @@
 import { lazy, Suspense, useState } from "react";
 import { countLine, oneMoreBreaksLimit, overLimitWarning, tooSoonWarning } from "../../lib/as-needed";
 import { clockTime } from "../../lib/today-rules";
-import { SyncNote } from "./DoseRow";
+import SyncNote from "./SyncNote";
 import type { Row } from "./today-rows";
 import type { SyncState } from "./useWaitingTicks";
 

@@ -3,33 +3,10 @@
  * of its tick: `Pending` while it waits on this device, `Saved` once it reached the server,
  * `Not saved: …` when refused.
  */
-import { OFFLINE_MESSAGES } from "../../lib/messages";
 import { AS_NEEDED, type IntakeStatus } from "../../lib/schedule";
+import SyncNote from "./SyncNote";
 import type { Row } from "./today-rows";
 import type { SyncState } from "./useWaitingTicks";
-
-export function SyncNote({ id, sync, refusal }: { id: string; sync: Exclude<SyncState, null>; refusal?: string }) {
-  if (sync === "pending") {
-    return (
-      <span id={id} className="badge mt-1 bg-amber-100 text-amber-900" data-testid="dose-sync">
-        <span aria-hidden="true">{OFFLINE_MESSAGES.pending}</span>
-        <span className="sr-only">{OFFLINE_MESSAGES.pendingLong}</span>
-      </span>
-    );
-  }
-  if (sync === "saved") {
-    return (
-      <span id={id} className="mt-0.5 block text-xs text-brand-800" data-testid="dose-sync">
-        {OFFLINE_MESSAGES.saved}
-      </span>
-    );
-  }
-  return (
-    <span id={id} className="mt-0.5 block text-xs text-red-800" data-testid="dose-sync">
-      {OFFLINE_MESSAGES.notSaved}: {refusal}
-    </span>
-  );
-}
 
 export default function DoseRow({
   row,

@@ -2,13 +2,17 @@
  * One time of day on Today (issues 19, 38): its heading, `Take all` while two or more of its
  * doses are open (As needed never), `Undo` right after a Take all, and its rows.
  */
+import { lazy, Suspense } from "react";
 import { changeKey } from "../../lib/offline-queue";
 import { AS_NEEDED, type IntakeTime, TIME_LABELS } from "../../lib/schedule";
-import AsNeededRow from "./AsNeededRow";
 import DoseRow from "./DoseRow";
 import type { Row } from "./today-rows";
 import type { useTodayWrites } from "./useTodayWrites";
 import type { useWaitingTicks } from "./useWaitingTicks";
+
+// Loaded only for a stack with an as-needed supplement (the dashboard's 110 KB first load);
+// a server-rendered row stays as the server drew it until then.
+const AsNeededRow = lazy(() => import("./AsNeededRow"));
 
 export default function TimeGroup({
   time,
@@ -68,15 +72,16 @@ export default function TimeGroup({
           const inputId = `dose-${shown}-${row.key.replace("/", "-")}`;
           if (row.time === AS_NEEDED) {
             return (
-              <AsNeededRow
-                key={row.key}
-                row={row}
-                rowId={inputId}
-                zone={zone}
-                sync={ticks.syncOf(key)}
-                refusal={ticks.refusal(key)}
-                onCount={(count) => void writes.writeCount(row, count)}
-              />
+              <Suspense key={row.key} fallback={<li className="min-h-14 rounded-xl border border-slate-200" />}>
+                <AsNeededRow
+                  row={row}
+                  rowId={inputId}
+                  zone={zone}
+                  sync={ticks.syncOf(key)}
+                  refusal={ticks.refusal(key)}
+                  onCount={(count) => void writes.writeCount(row, count)}
+                />
+              </Suspense>
             );
           }
           return (

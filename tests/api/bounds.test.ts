@@ -71,6 +71,23 @@ const BOUNDS: Bound[] = [
     ],
   },
   {
+    route: "GET /api/stack/totals",
+    parameter: "date",
+    bound: `today or the ${HISTORY_MAX_DAYS} days before; never a day to come`,
+    over: [
+      {
+        what: `${HISTORY_MAX_DAYS + 1} days back`,
+        path: `/api/stack/totals?date=${back(HISTORY_MAX_DAYS + 1)}`,
+        status: 400,
+      },
+      { what: "year 1", path: "/api/stack/totals?date=0001-01-01", status: 400 },
+      { what: "tomorrow", path: `/api/stack/totals?date=${back(-1)}`, status: 400 },
+    ],
+    within: [
+      { what: `${HISTORY_MAX_DAYS} days back`, path: `/api/stack/totals?date=${back(HISTORY_MAX_DAYS)}`, status: 200 },
+    ],
+  },
+  {
     route: "GET /api/today",
     parameter: "date",
     bound: `today or the ${EDITABLE_DAYS} days before`,
@@ -342,6 +359,7 @@ const FIXED: Record<string, string> = {
   "GET /api/health": "one select 1",
   "GET /api/auth/user": "the session's user",
   "GET /api/supplements": `the user's list: at most ${MAX_SUPPLEMENTS} rows`,
+  "GET /api/nutrients": "the nutrient table: one constant answer",
   "GET /api/login": "a redirect",
   "GET /api/logout": "one session",
   "POST /api/logout": "one session",

@@ -50,6 +50,8 @@ const APP_ROUTES: Record<string, Cost> = {
   "POST /api/push/subscriptions": "none: writes (at most 20 devices a user)",
   "DELETE /api/push/subscriptions/:id": "none: writes",
   "GET /api/today": "none: reads",
+  "GET /api/stack/totals": "none: reads",
+  "GET /api/nutrients": "none: a constant answer",
   "PUT /api/intakes/:date/:supplementId/:time": "none: writes",
   "DELETE /api/intakes/:date/:supplementId/:time": "none: writes",
   "GET /api/history": "none: reads",

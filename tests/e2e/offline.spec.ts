@@ -86,6 +86,19 @@ async function tickUnreachable(page: Page, network: NonNullable<ControlledApp["n
   await expect(doseRow(page, name).getByTestId("dose-sync")).toHaveText(PENDING);
 }
 
+/** A tick left waiting (tickUnreachable), then the network back and /settings open (it sends nothing). */
+async function waitingTickOnSettings(
+  page: Page,
+  network: NonNullable<ControlledApp["network"]>,
+  base: string,
+  name: string,
+) {
+  await tickUnreachable(page, network, name);
+  await page.goto("about:blank");
+  network.restore();
+  await gotoHydrated(page, `${base}/settings`);
+}
+
 /** How many ticks wait in the browser's queue (IndexedDB). */
 const waitingOnDevice = (page: Page) =>
   page.evaluate(
@@ -237,10 +250,7 @@ test("sign-out deletes the worker's copies and the waiting ticks", async ({ page
     await addSupplements(page, base, [{ name: "Vitamin C" }]);
     await dashboardKeptOffline(page, `${base}/dashboard`);
     // The tick cannot reach the server: it waits on the device (settings does not send it).
-    await tickUnreachable(page, network, "Vitamin C");
-    await page.goto("about:blank");
-    network.restore();
-    await gotoHydrated(page, `${base}/settings`);
+    await waitingTickOnSettings(page, network, base, "Vitamin C");
     const stored = () =>
       page.evaluate(async () => ({
         caches: (await caches.keys()).length,
@@ -329,11 +339,8 @@ test("another user signing in on the browser (no sign-out) never gets the first 
     await signUpWithApi(page.request, base);
     await addSupplements(page, base, [{ name: "Private Tonic" }]);
     await firstVisitKept(page, `${base}/dashboard`);
-    await tickUnreachable(page, network, "Private Tonic");
-    await page.goto("about:blank");
-    network.restore();
     // It waits on the device (settings does not send it).
-    await gotoHydrated(page, `${base}/settings`);
+    await waitingTickOnSettings(page, network, base, "Private Tonic");
     expect(await waitingOnDevice(page)).toBe(1);
 
     // The session ends without a sign-out (cookies gone), and someone else signs in.

@@ -14,7 +14,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type ConsoleMessage, expect, type Page, test } from "@playwright/test";
 import { PRODUCT_NAME, SOCIAL_LINKS } from "../../src/lib/constants";
-import { gotoHydrated } from "../support/e2e-ui";
+import { gotoHydrated, scrolledHydrated } from "../support/e2e-ui";
 import { addSupplements, apiCall, type SupplementSeed, signUpWithApi } from "../support/e2e-users";
 import { becomePremium, routeStripe, startServerWithoutStripe } from "./stripe-double";
 import { expectNoA11yViolations, horizontalOverflow } from "./support";
@@ -253,7 +253,8 @@ for (const plan of ["free", "premium"] as const) {
         await sweep(page, `dashboard ${plan} ${kind}`, async (p) => {
           await gotoHydrated(p, "/");
           await expect(p.getByTestId("supplement-row")).toHaveCount(3);
-          // Issue 14's Insights card, loaded, with its daily table open.
+          // Issue 14's Insights card, loaded (it hydrates when scrolled to), with its daily table open.
+          await scrolledHydrated(p.getByRole("region", { name: "Insights" }));
           await expect(p.getByTestId("insights-views")).toBeVisible();
           if (premium) await expect(p.getByTestId("row-clicks")).toHaveCount(3);
           await p.getByText("Daily numbers").click();

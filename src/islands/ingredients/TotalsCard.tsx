@@ -5,7 +5,7 @@
  * dashboard's first load (its 110 KB budget).
  */
 import { useStore } from "@nanostores/react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { TOTALS_MESSAGES } from "../../lib/totals-words";
 import type { CurrentUser } from "../../lib/types";
 import { $dialog, $supplements, $supplementsLoaded } from "../../stores/supplements";
@@ -14,7 +14,11 @@ const TotalsBody = lazy(() => import("./TotalsBody"));
 
 export default function TotalsCard({ user: _user }: { user: CurrentUser }) {
   const list = useStore($supplements);
-  const loaded = useStore($supplementsLoaded);
+  // The list's store is seeded by the list's island, which may hydrate first: until this one
+  // has, it draws what the server drew (nothing but the heading), or hydration fails (React #418).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const loaded = useStore($supplementsLoaded) && hydrated;
   const any = list.some((s) => (s.ingredients?.length ?? 0) > 0);
   const first = list[0];
   return (
@@ -22,7 +26,7 @@ export default function TotalsCard({ user: _user }: { user: CurrentUser }) {
       <h2 id="totals-heading" className="text-lg font-semibold text-slate-900">
         {TOTALS_MESSAGES.title}
       </h2>
-      {any && (
+      {any && hydrated && (
         <Suspense fallback={null}>
           <TotalsBody />
         </Suspense>

@@ -4,9 +4,14 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 import stacktrack from "./src/host/astro-adapter.mjs";
 
-/** The client modules every island page shares: React, nanostores, src/lib and src/stores (not Today's own), the menu; and what Today's rows share with the as-needed row loaded on use. */
+/**
+ * The client modules every island page shares: React, nanostores, src/lib and src/stores (not
+ * Today's own), the menu; what Today's rows share with the as-needed row loaded on use
+ * (today-rules, SyncNote); the dashboard's own small ones (push-client, totals-words), which
+ * cost more as files of their own than the 1 KB they add to the sign-in pages.
+ */
 const APP_CHUNK =
-  /\/(node_modules\/(react|react-dom|scheduler|nanostores|@nanostores\/react)\/|src\/(lib\/(dose|format|schedule|toast|stock|heatmap|streaks|user-agent|types|constants|messages|api|as-needed|today-rules)\.ts|stores\/(?!today\.)[a-z-]+\.ts|components\/Menu\.tsx|islands\/(DoseLine|Avatar|tracking\/SyncNote)\.tsx)$)/;
+  /\/(node_modules\/(react|react-dom|scheduler|nanostores|@nanostores\/react)\/|src\/(lib\/(dose|format|schedule|toast|stock|heatmap|streaks|user-agent|types|constants|messages|api|today-rules|push-client|totals-words)\.ts|stores\/(?!today\.)[a-z-]+\.ts|components\/Menu\.tsx|islands\/(DoseLine|Avatar|tracking\/SyncNote)\.tsx)$)/;
 
 export default defineConfig({
   output: "server",
@@ -42,11 +47,12 @@ export default defineConfig({
         output: {
           // The dashboard's shared modules as two files instead of twenty small ones (issue 38's
           // 110 KB budget: each file is gzipped on its own). The dates and print ones apart: a
-          // public profile's print button loads only them. Nothing here may import zod.
+          // public profile's print button loads only them. Vite's preload helper (every lazy
+          // import's) goes in with the app's. Nothing here may import zod.
           codeSplitting: {
             groups: [
               { name: "dates", test: /\/src\/lib\/(dates|date-format|sharing|print)\.ts$/, priority: 2 },
-              { name: "app", test: APP_CHUNK, priority: 1 },
+              { name: "app", test: (id) => APP_CHUNK.test(id) || id.includes("vite/preload-helper"), priority: 1 },
             ],
           },
         },

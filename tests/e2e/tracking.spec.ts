@@ -192,7 +192,9 @@ test("the dialog's schedule fields: amount, when, days, as needed", async ({ pag
   await expect(d.getByText("Days")).toHaveCount(0);
   await d.getByRole("button", { name: "Update Supplement" }).click();
   await expectToast(page, "Supplement updated successfully!");
-  await expect(todayCard(page).getByRole("checkbox", { name: "Iron, 0.5 capsule" })).toBeVisible();
+  // Counted, not ticked (issue 48): `+1`, and no checkbox.
+  await expect(todayCard(page).getByRole("button", { name: "+1 Iron, 0.5 capsule" })).toBeVisible();
+  await expect(todayCard(page).getByRole("checkbox", { name: "Iron, 0.5 capsule" })).toHaveCount(0);
 });
 
 for (const event of ["visibilitychange", "focus"] as const) {

@@ -6,6 +6,7 @@
 import { lazy, Suspense, useState } from "react";
 import { countLine, oneMoreBreaksLimit, overLimitWarning, tooSoonWarning } from "../../lib/as-needed";
 import { clockTime } from "../../lib/today-rules";
+import { withCount } from "./as-needed-count";
 import SyncNote from "./SyncNote";
 import type { Row } from "./today-rows";
 import type { SyncState } from "./useWaitingTicks";
@@ -25,7 +26,8 @@ export default function AsNeededRow({
   zone: string;
   sync: SyncState;
   refusal?: string;
-  onCount: (count: number) => void;
+  /** The row with its new count, as shown until the server answers. */
+  onCount: (next: Row) => void;
 }) {
   // The question, once asked: kept mounted after it closes, so that the dialog gives focus back to `+1`.
   const [question, setQuestion] = useState<{ open: boolean; warning: string } | null>(null);
@@ -36,9 +38,11 @@ export default function AsNeededRow({
   const state = { count, lastTakenAt: row.lastTakenAt ?? null, nextAllowedAt: row.nextAllowedAt ?? null };
   const line = countLine(state, limits, zone, Date.now());
 
+  const setCount = (n: number) => onCount(withCount(row, n, Date.now(), zone));
+
   function plus() {
     const now = Date.now();
-    if (!oneMoreBreaksLimit(state, now)) return onCount(count + 1);
+    if (!oneMoreBreaksLimit(state, now)) return setCount(count + 1);
     // What one more would be: over the day's limit, or sooner than the hours between.
     const max = limits?.maxPerDay ?? null;
     const next = state.nextAllowedAt ? Date.parse(state.nextAllowedAt) : now;
@@ -69,7 +73,7 @@ export default function AsNeededRow({
           type="button"
           className="btn btn-ghost btn-sm shrink-0 px-2.5"
           aria-label={`−1 ${label}`}
-          onClick={() => onCount(count - 1)}
+          onClick={() => setCount(count - 1)}
         >
           −1
         </button>
@@ -92,7 +96,7 @@ export default function AsNeededRow({
             onCancel={close}
             onConfirm={() => {
               close();
-              onCount(count + 1);
+              setCount(count + 1);
             }}
           />
         </Suspense>

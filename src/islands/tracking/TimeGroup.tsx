@@ -79,7 +79,7 @@ export default function TimeGroup({
                   zone={zone}
                   sync={ticks.syncOf(key)}
                   refusal={ticks.refusal(key)}
-                  onCount={(count) => void writes.writeCount(row, count)}
+                  onCount={(next) => void writes.writeCount(next)}
                 />
               </Suspense>
             );

@@ -66,7 +66,7 @@ export default function TodayCard({ user: initialUser, day }: { user: CurrentUse
         ? { ...r, status: waiting.status }
         : { ...r, status: waiting.status, count: waiting.count };
     }) ?? null;
-  const writes = useTodayWrites(store, ticks, user.id, rows, localZone);
+  const writes = useTodayWrites(store, ticks, user.id, rows);
 
   // The server's rows are kept as this device's copy; the worker's kept page is read again
   // (its rows are as old as the page: this device's copy wins).

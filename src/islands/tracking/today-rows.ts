@@ -2,7 +2,7 @@
  * Today's rows (issues 19, 40): one per dose of a day, from the server's answer or, for a day
  * no answer was kept for and with no network, planned from the list's schedules.
  */
-import { type AsNeededLimits, asNeededState } from "../../lib/as-needed";
+import type { AsNeededLimits } from "../../lib/as-needed";
 import { dosePhrase } from "../../lib/dose";
 import { amountAt } from "../../lib/due";
 import { AS_NEEDED, dueOn, type IntakeStatus, type IntakeTime, type TodayJson } from "../../lib/schedule";
@@ -72,26 +72,6 @@ export function rowsOf(day: TodayJson): Row[] {
       limits: d.limits ?? null,
     })),
   ];
-}
-
-/**
- * An as-needed row with its count changed at `now` (ms) in `zone`, as the card shows it until the
- * server answers: a raise is the last dose; a lowering keeps the last dose it knows.
- */
-export function withCount(row: Row, count: number, now: number, zone: string): Row {
-  const raised = count > (row.count ?? 0);
-  const log = raised
-    ? { count, lastTakenAt: new Date(now).toISOString(), previousTakenAt: row.lastTakenAt ?? null }
-    : { count, lastTakenAt: count > 0 ? (row.lastTakenAt ?? null) : null, previousTakenAt: null };
-  const state = asNeededState(log, row.limits ?? null, now, zone);
-  return {
-    ...row,
-    count,
-    status: count > 0 ? "taken" : null,
-    lastTakenAt: state.lastTakenAt,
-    nextAllowedAt: state.nextAllowedAt ?? null,
-    warning: state.warning,
-  };
 }
 
 /**

@@ -11,7 +11,7 @@ import { notify } from "../../lib/toast";
 import { refreshStock } from "../../stores/supplements";
 import type { TodayStore } from "../../stores/today";
 import { trackingChanged } from "../../stores/tracking";
-import { type Row, withCount } from "./today-rows";
+import type { Row } from "./today-rows";
 import type { useWaitingTicks } from "./useWaitingTicks";
 
 /** The last Take all of a group, for its one-step Undo. */
@@ -26,7 +26,6 @@ export function useTodayWrites(
   ticks: ReturnType<typeof useWaitingTicks>,
   userId: string,
   rows: Row[] | null,
-  zone: () => string,
 ) {
   const [takenGroup, setTakenGroup] = useState<TakenGroup | null>(null);
 
@@ -46,11 +45,15 @@ export function useTodayWrites(
     });
   }
 
-  /** Issue 48: an as-needed row's new count (+1, −1), shown at once and waiting like a tick (the change carries the count). */
-  async function writeCount(row: Row, count: number) {
+  /**
+   * Issue 48: an as-needed row with its new count (+1, −1; `withCount`), shown at once and
+   * waiting like a tick (the change carries the count).
+   */
+  async function writeCount(row: Row) {
     const { date } = row;
+    const count = row.count ?? 0;
     const now = Date.now();
-    store.layRow(date, rows as Row[], withCount(row, count, now, zone()));
+    store.layRow(date, rows as Row[], row);
     setTakenGroup(null);
     await ticks.send({
       key: changeKey({ date, supplementId: row.supplementId, time: row.time }),

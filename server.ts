@@ -27,6 +27,7 @@ import { BUN_BODY_CEILING, withBodyLimit } from "./src/host/body-limit";
 import { markDatabaseTrouble, recoverWith, withTroubleDeadline } from "./src/host/database-trouble";
 import { answerFor, serverError, unavailable } from "./src/host/errors";
 import { createHost } from "./src/host/host";
+import { importGraph } from "./src/host/preload";
 import { badHost, requestUrl } from "./src/host/request-url";
 import { Shutdown } from "./src/host/shutdown";
 import { loadStaticFiles } from "./src/host/static";
@@ -86,7 +87,14 @@ async function main() {
   void counterOf(ctx).flush(); // issue 14: the counter reads the day's visitor salt
   // The same object for every answer, so answers kept in memory keep their final headers (api/security.ts).
   const headers = securityHeadersOf(config);
-  const dispatch = createHost({ ctx, api, render, files: loadStaticFiles(clientDir), security: headers });
+  const dispatch = createHost({
+    ctx,
+    api,
+    render,
+    files: loadStaticFiles(clientDir),
+    security: headers,
+    modules: importGraph(join(clientDir, "_astro")),
+  });
   let inFlight = 0;
 
   /** The answer to a request that failed: 503 while the database is unreachable, else 500. */

@@ -8,6 +8,7 @@ import { isSharingPath } from "../../api/sharing/qr";
 import type { AppContext, HostEnv } from "../../api/types";
 import { IMAGES_PREFIX } from "../lib/constants";
 import { responseCache } from "./cache";
+import { type ImportGraph, preloadModules } from "./preload";
 import { type StaticFile, serveStatic } from "./static";
 
 type Handler = (request: Request, env: HostEnv) => Response | Promise<Response>;
@@ -18,14 +19,20 @@ export interface HostOptions {
   render?: (request: Request) => Promise<Response>;
   files?: Map<string, StaticFile>;
   security?: Record<string, string>;
+  /** The built modules' static imports: pages' island modules are preloaded from their head (./preload.ts). */
+  modules?: ImportGraph;
 }
 
 /** Paths Hono answers whatever the method: the API, avatars, 'View Product' links. */
 const isApiPath = (path: string) =>
   path === "/api" || path.startsWith("/api/") || path.startsWith(IMAGES_PREFIX) || path.startsWith("/go/");
 
-export function createHost({ ctx, api, render, files, security }: HostOptions) {
+export function createHost({ ctx, api, render, files, security, modules }: HostOptions) {
   const cached = responseCache(ctx, security);
+  const page = (request: Request) =>
+    (render as NonNullable<typeof render>)(request).then((answer) =>
+      modules ? preloadModules(answer, modules) : answer,
+    );
 
   /** Who answers `path`: Hono or Astro. */
   function route(request: Request, url: URL, env: HostEnv): Response | Promise<Response> {
@@ -35,9 +42,9 @@ export function createHost({ ctx, api, render, files, security }: HostOptions) {
     if (read && isSharingPath(path)) return api.fetch(request, env);
     // `/` is the prerendered landing page, unless the visitor has a session.
     if (read && path === "/" && hasSessionCookie(request.headers.get("cookie"))) {
-      return render(new Request(new URL("/dashboard", url), request));
+      return page(new Request(new URL("/dashboard", url), request));
     }
-    return render(request);
+    return page(request);
   }
 
   return function dispatch(request: Request, url: URL, env: HostEnv): Response | Promise<Response> {

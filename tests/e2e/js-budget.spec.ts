@@ -34,3 +34,29 @@ test("the dashboard's JavaScript, gzipped as sent, stays within 110 KB", async (
   console.log(`dashboard JavaScript for ${user.email}: ${(total / 1024).toFixed(1)} KB gzipped\n${list}`);
   expect(total, list).toBeLessThanOrEqual(BUDGET_BYTES);
 });
+
+test("every script of the dashboard's first load is asked for from its head (one round trip, not one per import level)", async ({
+  page,
+  baseURL,
+}) => {
+  await signUpWithApi(page.request, baseURL as string);
+  await addSupplements(page, baseURL as string, [{ name: "Vitamin D" }]);
+  const html = await (await page.request.get("/dashboard")).text();
+  const head = html.slice(0, html.indexOf("</head>"));
+  const named = new Set(
+    [
+      ...head.matchAll(/<link rel="modulepreload" href="([^"]+)"/g),
+      ...html.matchAll(/<script type="module" src="([^"]+)"/g),
+    ].map((m) => m[1]),
+  );
+  const loaded: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") loaded.push(new URL(request.url()).pathname);
+  });
+  await gotoHydrated(page, "/dashboard");
+  await page.waitForLoadState("networkidle");
+  expect(loaded.length).toBeGreaterThan(5);
+  expect(loaded.filter((url) => !named.has(url))).toEqual([]);
+  // No stylesheet to wait for before the first paint: it is in the page.
+  expect(await page.locator('link[rel="stylesheet"]').count()).toBe(0);
+});

@@ -2,7 +2,7 @@
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
-import stacktrack from "./src/host/astro-adapter.mjs";
+import stacktrack from "./server/astro-adapter.mjs";
 
 /**
  * The client modules every island page shares: React, nanostores, src/lib and src/stores (not

@@ -1,36 +1,36 @@
 /**
- * The app's one process: wiring only. Every request goes through the host (src/host/host.ts):
- * built files from memory, then the one response cache (src/host/cache.ts) in front of the
+ * The app's one process: wiring only. Every request goes through the host (server/host.ts):
+ * built files from memory, then the one response cache (server/cache.ts) in front of the
  * Hono app (`/api`, images, `/go`, the social card) and Astro (pages).
- * Body limits: src/host/body-limit.ts; 500/503 answers: src/host/errors.ts; the fail-fast
- * window while the database is in trouble: src/host/database-trouble.ts; postgres.js's
+ * Body limits: server/body-limit.ts; 500/503 answers: api/lib/errors.ts; the fail-fast
+ * window while the database is in trouble: server/database-trouble.ts; postgres.js's
  * dead-socket write: db/dead-socket.ts.
  *
  *   bun server.ts        (after `bun --bun astro build`)
  */
 // First: without DATABASE_URL, PGlite's WebAssembly compiles while the rest loads.
-import "./src/host/pglite-early";
+import "./server/pglite-early";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "./api/app";
-import { clientAddress } from "./api/client-address";
-import { ConfigError, initContext } from "./api/context";
-import type { HostEnv } from "./api/env";
-import { isDatabaseUnavailable } from "./api/http";
 import { counterOf } from "./api/insights/counter";
-import { errorFields, flushLogs, log } from "./api/log";
-import { securityHeadersOf, withSecurityHeaders } from "./api/security";
+import { clientAddress } from "./api/lib/client-address";
+import { ConfigError, initContext } from "./api/lib/context";
+import type { HostEnv } from "./api/lib/env";
+import { answerFor, serverError, unavailable } from "./api/lib/errors";
+import { isDatabaseUnavailable } from "./api/lib/http";
+import { errorFields, flushLogs, log } from "./api/lib/log";
+import { securityHeadersOf, withSecurityHeaders } from "./api/lib/security";
 import type { Database } from "./db/client";
 import { DataDirLockedError } from "./db/client";
 import { deadSocketSurvivor } from "./db/dead-socket";
-import { BUN_BODY_CEILING, withBodyLimit } from "./src/host/body-limit";
-import { markDatabaseTrouble, recoverWith, withTroubleDeadline } from "./src/host/database-trouble";
-import { answerFor, serverError, unavailable } from "./src/host/errors";
-import { createHost } from "./src/host/host";
-import { importGraph } from "./src/host/preload";
-import { badHost, requestUrl } from "./src/host/request-url";
-import { Shutdown } from "./src/host/shutdown";
-import { loadStaticFiles } from "./src/host/static";
+import { BUN_BODY_CEILING, withBodyLimit } from "./server/body-limit";
+import { markDatabaseTrouble, recoverWith, withTroubleDeadline } from "./server/database-trouble";
+import { createHost } from "./server/host";
+import { importGraph } from "./server/preload";
+import { badHost, requestUrl } from "./server/request-url";
+import { Shutdown } from "./server/shutdown";
+import { loadStaticFiles } from "./server/static";
 import { PRODUCT_NAME } from "./src/lib/constants";
 
 const root = import.meta.dir;
@@ -65,7 +65,7 @@ async function main() {
   const { config, database } = ctx;
   openDatabase = database;
   const { recover } = database;
-  // Postgres: after trouble, a fresh pool once the server answers again (src/host/database-trouble.ts).
+  // Postgres: after trouble, a fresh pool once the server answers again (server/database-trouble.ts).
   recoverWith(
     recover &&
       (async () => {
@@ -85,7 +85,7 @@ async function main() {
   };
   const api = createApp(ctx);
   void counterOf(ctx).flush(); // issue 14: the counter reads the day's visitor salt
-  // The same object for every answer, so answers kept in memory keep their final headers (api/security.ts).
+  // The same object for every answer, so answers kept in memory keep their final headers (api/lib/security.ts).
   const headers = securityHeadersOf(config);
   const dispatch = createHost({
     ctx,
@@ -170,7 +170,7 @@ async function main() {
 
   log.info(`${PRODUCT_NAME} is listening`, { url: `http://localhost:${server.port}`, origin: config.origin });
 
-  // SIGTERM drains, then stops (src/host/shutdown.ts); SIGINT or a second SIGTERM stops at once.
+  // SIGTERM drains, then stops (server/shutdown.ts); SIGINT or a second SIGTERM stops at once.
   shutdown.listen({
     stopListening: () => server.stop(false),
     inFlight: () => inFlight,

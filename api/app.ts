@@ -5,40 +5,40 @@
 import { Hono } from "hono";
 import { getConnInfo } from "hono/bun";
 import type { User } from "../db/schema";
-import { serverError, unavailable } from "../src/host/errors";
 import { accountRoutes } from "./account/routes";
 import { sessionRoutes } from "./account/session";
 import { userRoutes } from "./account/user";
-import { CLIENT_IP_HEADER, getSessionUser } from "./auth";
-import { servedAuthPath } from "./auth-paths";
+import { CLIENT_IP_HEADER, getSessionUser } from "./auth/auth";
+import { servedAuthPath } from "./auth/paths";
 import { billingRoutes } from "./billing/routes";
-import { clientAddress } from "./client-address";
-import { goRoutes } from "./go";
-import { health } from "./health";
+import { imageRoutes, uploadRoutes } from "./images/routes";
+import { ingredientRoutes } from "./ingredients/routes";
+import { goRoutes } from "./insights/go";
+import { insightsRoutes } from "./insights/routes";
+import { clientAddress } from "./lib/client-address";
+import { serverError, unavailable } from "./lib/errors";
+import { health } from "./lib/health";
 import {
   HttpError,
   isDatabaseUnavailable,
   isStatementTimeout,
   refuseUnstorableText,
   STATEMENT_TIMEOUT_MESSAGE,
-} from "./http";
-import { imageRoutes, uploadRoutes } from "./images";
-import { ingredientRoutes } from "./ingredients";
-import { insightsRoutes } from "./insights/routes";
-import { errorFields, log } from "./log";
-import { profileRoutes } from "./profile";
-import { pushRoutes } from "./push";
-import { accountKeyOf, addressKey, authBodyField, limitRoute } from "./rate-limit";
+} from "./lib/http";
+import { errorFields, log } from "./lib/log";
+import { accountKeyOf, addressKey, authBodyField, limitRoute } from "./lib/rate-limit";
+import { isCrossOriginWrite } from "./lib/security";
+import type { AppContext, AppEnv, HostEnv } from "./lib/types";
+import { profileRoutes } from "./profile/routes";
+import { checkUserFieldWrites, USER_FIELD_WRITES } from "./profile/user-fields";
+import { pushRoutes } from "./reminders/push";
 import { reminderRoutes } from "./reminders/routes";
 import { UNSUBSCRIBE_PATH } from "./reminders/unsubscribe";
-import { isCrossOriginWrite } from "./security";
 import { cardRoutes } from "./sharing/card";
 import { qrRoutes } from "./sharing/qr";
-import { stockRoutes } from "./stock";
-import { supplementRoutes } from "./supplements";
+import { supplementRoutes } from "./supplements/routes";
+import { stockRoutes } from "./supplements/stock";
 import { trackingRoutes } from "./tracking/routes";
-import type { AppContext, AppEnv, HostEnv } from "./types";
-import { checkUserFieldWrites, USER_FIELD_WRITES } from "./user-fields";
 
 /** The address of the socket the request came in on (none outside Bun.serve, e.g. astro dev). */
 function socketAddress(c: import("hono").Context<AppEnv>): string | undefined {
@@ -72,7 +72,7 @@ function stampClientAddress(c: import("hono").Context<AppEnv>, address: string |
  * better-auth writes some fields as it gets them: a NUL character or a lone surrogate reached Postgres and came
  * back as a 500, and sign-up and update-user stored any name and any `image`. Every body of a
  * better-auth endpoint that writes user fields is checked here with the app's own rules
- * first (USER_FIELD_WRITES, api/user-fields.ts); better-auth's database hooks check again.
+ * first (USER_FIELD_WRITES, api/profile/user-fields.ts); better-auth's database hooks check again.
  */
 async function checkAuthBody(ctx: AppContext, c: import("hono").Context<AppEnv>): Promise<void> {
   const path = c.req.path;
@@ -96,7 +96,7 @@ async function checkAuthBody(ctx: AppContext, c: import("hono").Context<AppEnv>)
 }
 
 /**
- * Spends the rate-limit budgets of a served better-auth endpoint (api/rate-limit.ts): the
+ * Spends the rate-limit budgets of a served better-auth endpoint (api/lib/rate-limit.ts): the
  * account a sign-in names and the recipient of a reset mail come from the body, whatever its
  * content type (authBodyField reads it as better-auth does).
  */
@@ -138,7 +138,7 @@ function noStoreByDefault(c: import("hono").Context<AppEnv>) {
 const answer = (c: import("hono").Context<AppEnv>, response: Response) =>
   c.newResponse(response.body, response.status as 500 | 503, Object.fromEntries(response.headers));
 
-/** The OAuth providers configured here: only their callbacks are served (api/auth-paths.ts). */
+/** The OAuth providers configured here: only their callbacks are served (api/auth/paths.ts). */
 function configuredProviders(config: AppContext["config"]): ReadonlySet<string> {
   const providers = new Set<string>();
   if (config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET) providers.add("github");

@@ -57,7 +57,7 @@ async function makeAvatar(i: number): Promise<Uint8Array> {
       }
     }
   }
-  // As the app's (api/images.ts, quality 82); effort 1 for seeding time.
+  // As the app's (api/images/routes.ts, quality 82); effort 1 for seeding time.
   const raw = { raw: { width: size, height: size, channels: 3 as const } };
   return new Uint8Array(await sharp(px, raw).webp({ quality: 82, effort: 1 }).toBuffer());
 }

@@ -1,6 +1,6 @@
 /**
  * PGlite's WebAssembly (9 MB) compiled ahead of `PGlite.create` (issue 17, start-up): started
- * as early as the process can (src/host/pglite-early.ts, server.ts's first import) while the
+ * as early as the process can (server/pglite-early.ts, server.ts's first import) while the
  * app's modules load and the template unpacks, and handed to PGlite by db/client.ts (the same
  * promise). A module that cannot be read or compiled resolves to undefined: PGlite then loads
  * the file itself and says what is wrong.

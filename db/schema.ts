@@ -77,7 +77,7 @@ export const users = pgTable(
     // Usernames are unique case-insensitively: `Alice` and `alice` are one name.
     uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
     uniqueIndex("users_stripe_customer_key").on(t.stripeCustomerId),
-    // Is an image still someone's avatar? (api/images.ts). Hash: a URL can be longer than a
+    // Is an image still someone's avatar? (api/images/routes.ts). Hash: a URL can be longer than a
     // btree entry may be, and only equality is asked.
     index("users_profile_image_url_idx").using("hash", t.profileImageUrl),
   ],
@@ -191,7 +191,7 @@ export const images = pgTable(
   "images",
   {
     /**
-     * Hash of the owner and the bytes (api/images.ts imageId): the URL of an image never changes
+     * Hash of the owner and the bytes (api/images/routes.ts imageId): the URL of an image never changes
      * meaning, so it can be cached forever. Rows from before migration 0004 are keyed by the
      * bytes alone, and one id may then have a row for each user who shows it.
      */

@@ -1,5 +1,5 @@
 /**
- * `npm run dev`: the same host as production (src/host/host.ts: the response cache, its 304s,
+ * `npm run dev`: the same host as production (server/host.ts: the response cache, its 304s,
  * views, clicks and the public profile limit) in front of the Hono app, with Astro's dev server
  * (Vite, hot reload) rendering the pages in place of the built ones. Astro listens on a private
  * port on 127.0.0.1; only the host is reached from the browser (PORT, 4321 by default), and
@@ -7,13 +7,13 @@
  */
 import { dev } from "astro";
 import { createApp } from "../api/app";
-import { clientAddress } from "../api/client-address";
-import { initContext } from "../api/context";
-import type { HostEnv } from "../api/env";
-import { log } from "../api/log";
-import { securityHeadersOf, withSecurityHeaders } from "../api/security";
-import { createHost } from "../src/host/host";
-import { badHost, requestUrl } from "../src/host/request-url";
+import { clientAddress } from "../api/lib/client-address";
+import { initContext } from "../api/lib/context";
+import type { HostEnv } from "../api/lib/env";
+import { log } from "../api/lib/log";
+import { securityHeadersOf, withSecurityHeaders } from "../api/lib/security";
+import { createHost } from "../server/host";
+import { badHost, requestUrl } from "../server/request-url";
 
 const ctx = await initContext();
 const { config } = ctx;

@@ -16,13 +16,13 @@ const MIN_SCORE = Number(process.env.MUTATION_MIN_SCORE ?? 80);
 
 /** Modules in run order; `source` is the file the config mutates (a missing one is skipped). */
 const MODULES: { name: string; source: string }[] = [
-  { name: "security", source: "api/security.ts" },
-  { name: "client-address", source: "api/client-address.ts" },
+  { name: "security", source: "api/lib/security.ts" },
+  { name: "client-address", source: "api/lib/client-address.ts" },
   { name: "validation", source: "src/lib/validation.ts" },
-  { name: "rate-limit", source: "api/rate-limit.ts" },
-  { name: "supplements", source: "api/supplements.ts" },
-  { name: "profile", source: "api/profile.ts" },
-  { name: "images", source: "api/images.ts" },
+  { name: "rate-limit", source: "api/lib/rate-limit.ts" },
+  { name: "supplements", source: "api/supplements/routes.ts" },
+  { name: "profile", source: "api/profile/routes.ts" },
+  { name: "images", source: "api/images/routes.ts" },
   { name: "billing-webhook", source: "api/billing/webhook.ts" },
   { name: "streaks", source: "src/lib/streaks.ts" },
   { name: "export", source: "api/account/export.ts" },
@@ -31,8 +31,8 @@ const MODULES: { name: string; source: string }[] = [
   { name: "offline-sync", source: "src/lib/offline-sync.ts" },
   { name: "tracking-writes", source: "api/tracking/writes.ts" },
   { name: "take-all", source: "api/tracking/routes.ts" },
-  { name: "stock", source: "api/stock.ts" },
-  { name: "trash", source: "api/supplement-trash.ts" },
+  { name: "stock", source: "api/supplements/stock.ts" },
+  { name: "trash", source: "api/supplements/trash.ts" },
   { name: "reminders", source: "api/reminders/outbox.ts" },
   { name: "reminder-bounds", source: "api/reminders/isolate.ts" },
 ];

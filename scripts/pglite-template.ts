@@ -1,5 +1,5 @@
 /**
- * Run by `astro build` (src/host/astro-adapter.mjs, when the build is done): writes the
+ * Run by `astro build` (server/astro-adapter.mjs, when the build is done): writes the
  * migrated, empty PGlite database that an empty DATA_DIR starts from (db/pglite-template.ts)
  * to dist/pglite-template/pglite-<key>.tar.gz. Astro empties dist/ on every build, so the
  * tarball is also kept in node_modules/.cache/stacktrack/ and made again only when its key

@@ -1,10 +1,10 @@
-// Pages are rendered behind the host (src/host/host.ts) in production and in development
+// Pages are rendered behind the host (server/host.ts) in production and in development
 // (scripts/dev.ts) alike: it routes `/` with a session to the dashboard and reads the keep
 // declaration of a page's answer. Here only: a database outage is a 503 page.
 
 import { defineMiddleware } from "astro:middleware";
-import { isDatabaseUnavailable } from "../api/http";
-import { unavailable } from "./host/errors";
+import { unavailable } from "../api/lib/errors";
+import { isDatabaseUnavailable } from "../api/lib/http";
 
 export const onRequest = defineMiddleware(async (_context, next) => {
   try {

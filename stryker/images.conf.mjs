@@ -1,4 +1,4 @@
-// Profile images: what is an image, the avatar, size refusals, upload limit, serving (api/images.ts).
+// Profile images: what is an image, the avatar, size refusals, upload limit, serving (api/images/routes.ts).
 import { moduleConfig } from "./base.mjs";
 
-export default moduleConfig("images", ["api/images.ts"], ["tests/api/images-rules.test.ts"]);
+export default moduleConfig("images", ["api/images/routes.ts"], ["tests/api/images-rules.test.ts"]);

@@ -1,4 +1,4 @@
-// The signed-in user's supplements: ids, scoping, premium fields, cap, reorder (api/supplements.ts).
+// The signed-in user's supplements: ids, scoping, premium fields, cap, reorder (api/supplements/routes.ts).
 import { moduleConfig } from "./base.mjs";
 
-export default moduleConfig("supplements", ["api/supplements.ts"], ["tests/api/supplements-rules.test.ts"]);
+export default moduleConfig("supplements", ["api/supplements/routes.ts"], ["tests/api/supplements-rules.test.ts"]);

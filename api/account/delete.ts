@@ -17,11 +17,11 @@ import {
   FRESH_SIGN_IN_MINUTES,
   SETTINGS_MESSAGES,
 } from "../../src/lib/account";
-import { nowMs } from "../clock";
-import type { AppContext } from "../context";
-import { badRequest, HttpError } from "../http";
-import { errorFields, log } from "../log";
-import { getStripe, isMissingResource, isStripeError, type Stripe } from "../stripe";
+import { getStripe, isMissingResource, isStripeError, type Stripe } from "../billing/stripe";
+import { nowMs } from "../lib/clock";
+import type { AppContext } from "../lib/context";
+import { badRequest, HttpError } from "../lib/http";
+import { errorFields, log } from "../lib/log";
 import { hasPassword } from "./credentials";
 import { endEmailChanges } from "./email-change";
 import { holdUsername } from "./holds";
@@ -115,7 +115,7 @@ async function deleteRows(tx: Db, user: User): Promise<void> {
   await endEmailChanges(tx, user.id);
   await tx.delete(sessions).where(eq(sessions.userId, user.id));
   await tx.delete(accounts).where(eq(accounts.userId, user.id));
-  // Per-user counters are keyed `<limit>:<user id>` (api/rate-limit.ts).
+  // Per-user counters are keyed `<limit>:<user id>` (api/lib/rate-limit.ts).
   const suffix = `:${user.id}`;
   await tx.delete(rateLimits).where(sql`right(${rateLimits.key}, ${suffix.length}) = ${suffix}`);
   await tx.delete(users).where(eq(users.id, user.id));

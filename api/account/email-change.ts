@@ -12,15 +12,15 @@ import type { Database, Db } from "../../db/client";
 import { type User, users, verifications } from "../../db/schema";
 import { EMAIL_CHANGE_RESULTS, type EmailChangeResult } from "../../src/lib/account";
 import { MAIL_MESSAGES } from "../../src/lib/messages";
-import type { Caches } from "../cache";
-import { nowMs } from "../clock";
-import type { Config } from "../config";
-import { isUniqueViolation } from "../http";
-import { errorFields, log } from "../log";
-import { createMailer, mailOrRefuse } from "../mail";
+import type { Caches } from "../lib/cache";
+import { nowMs } from "../lib/clock";
+import type { Config } from "../lib/config";
+import { isUniqueViolation } from "../lib/http";
+import { errorFields, log } from "../lib/log";
+import { createMailer, mailOrRefuse } from "../lib/mail";
 
 /**
- * What the change needs of the app. Not AppContext: api/auth.ts imports this module, and the
+ * What the change needs of the app. Not AppContext: api/auth/auth.ts imports this module, and the
  * context's type names the auth instance (a cycle).
  */
 interface Deps {
@@ -68,7 +68,7 @@ export async function requestEmailChange(ctx: Deps, user: User, newEmail: string
     expiresAt: new Date(nowMs() + EMAIL_LINK_HOURS * 3_600_000),
   });
   const url = `${ctx.config.origin}/api/account/email/confirm?token=${encodeURIComponent(token)}`;
-  // Over the new address's daily budget: a 429 for the asker (api/mail.ts).
+  // Over the new address's daily budget: a 429 for the asker (api/lib/mail.ts).
   await mailOrRefuse(send, { to: address, ...MAIL_MESSAGES.emailChangeConfirm(url, EMAIL_LINK_HOURS) });
 }
 

@@ -13,15 +13,15 @@ import { accounts, sessions, supplementDailyClicks, supplements, type User, user
 import { EXPORT_FORMAT } from "../../src/lib/account";
 import { ingredientJson, type StoredIngredient } from "../../src/lib/ingredients";
 import { deviceName } from "../../src/lib/user-agent";
-import { now } from "../clock";
-import type { AppContext } from "../context";
-import { notFound } from "../http";
+import { getStripe } from "../billing/stripe";
 import { profileDays } from "../insights/counter";
-import { errorFields, log } from "../log";
-import { listSupplements } from "../queries/supplements";
+import { now } from "../lib/clock";
+import type { AppContext } from "../lib/context";
+import { notFound } from "../lib/http";
+import { errorFields, log } from "../lib/log";
 import { exportReminders } from "../reminders/settings";
 import { exportCardVersions } from "../sharing/card-versions";
-import { getStripe } from "../stripe";
+import { listSupplements } from "../supplements/queries";
 import { exportIntakes, SCHEDULE_CSV_HEADERS, scheduleCsvCells } from "../tracking/export";
 
 type UserColumn = keyof typeof users.$inferSelect;

@@ -8,7 +8,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { usernameHolds } from "../../db/schema";
 import { USERNAME_HOLD_DAYS } from "../../src/lib/account";
-import { now } from "../clock";
+import { now } from "../lib/clock";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

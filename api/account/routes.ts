@@ -23,11 +23,11 @@ import {
   FRESH_SIGN_IN_MINUTES,
   SETTINGS_MESSAGES,
 } from "../../src/lib/account";
-import { now, nowMs } from "../clock";
-import { type AppEnv, requireUser } from "../env";
-import { badRequest, HttpError, readJson } from "../http";
-import { addressKey, type Budget, emailKey, limitRoute } from "../rate-limit";
-import { clearingCookie, sessionCookieNames } from "../session-cookie";
+import { clearingCookie, sessionCookieNames } from "../auth/session-cookie";
+import { now, nowMs } from "../lib/clock";
+import { type AppEnv, requireUser } from "../lib/env";
+import { badRequest, HttpError, readJson } from "../lib/http";
+import { addressKey, type Budget, emailKey, limitRoute } from "../lib/rate-limit";
 import { hasPassword } from "./credentials";
 import { deleteAccount } from "./delete";
 import { confirmEmailChange, endEmailChanges, requestEmailChange } from "./email-change";
@@ -49,7 +49,7 @@ function authError(error: unknown): never {
   throw error;
 }
 
-/** Spends the route's budgets (api/rate-limit.ts ROUTE_LIMITS) for the signed-in user. */
+/** Spends the route's budgets (api/lib/rate-limit.ts ROUTE_LIMITS) for the signed-in user. */
 const limit = (c: Context<AppEnv>, route: string, user: User, recipient?: string, only?: readonly Budget[]) =>
   limitRoute(
     c.get("ctx"),

@@ -2,8 +2,8 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { resolveReturnPath } from "../../src/lib/return-path";
-import type { AppEnv } from "../env";
-import { clearingCookie, sessionCookieNames } from "../session-cookie";
+import { clearingCookie, sessionCookieNames } from "../auth/session-cookie";
+import type { AppEnv } from "../lib/env";
 
 /** What sign-out removes from the browser: caches, storage (IndexedDB, Cache Storage, service workers). */
 export const CLEAR_SITE_DATA = '"cache", "storage"';

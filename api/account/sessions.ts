@@ -8,9 +8,9 @@
 
 import { SETTINGS_MESSAGES, type SessionInfo } from "../../src/lib/account";
 import { deviceName } from "../../src/lib/user-agent";
-import { nowMs } from "../clock";
-import type { AppContext } from "../context";
-import { HttpError, unauthorized } from "../http";
+import { nowMs } from "../lib/clock";
+import type { AppContext } from "../lib/context";
+import { HttpError, unauthorized } from "../lib/http";
 
 /** The request's own session as better-auth reads it (from the database), or a 401. */
 export async function currentSession(ctx: AppContext, headers: Headers) {

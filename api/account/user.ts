@@ -1,9 +1,9 @@
 /** GET /api/auth/user: the signed-in user (ours, mounted before better-auth's /api/auth/* catch-all). */
 import { Hono } from "hono";
-import { getSessionUser } from "../auth";
+import { getSessionUser } from "../auth/auth";
 import { syncPendingSubscription } from "../billing/sync";
-import type { AppEnv } from "../env";
-import { toUserJson } from "../queries/user";
+import type { AppEnv } from "../lib/env";
+import { toUserJson } from "../profile/user-queries";
 
 export const userRoutes = new Hono<AppEnv>().get("/auth/user", async (c) => {
   c.header("Cache-Control", "no-store");

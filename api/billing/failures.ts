@@ -1,9 +1,9 @@
 /** How billing routes fail: no Stripe configured (503), a Stripe call that failed (502, logged). */
 import { BILLING_MESSAGES } from "../../src/lib/account-messages";
-import type { Config } from "../config";
-import { HttpError } from "../http";
-import { errorFields, log } from "../log";
-import { getStripe, isStripeError, type Stripe } from "../stripe";
+import type { Config } from "../lib/config";
+import { HttpError } from "../lib/http";
+import { errorFields, log } from "../lib/log";
+import { getStripe, isStripeError, type Stripe } from "./stripe";
 
 /** The Stripe client, or a 503 when payments are not configured on this server. */
 export function requireStripe(config: Config): Stripe {

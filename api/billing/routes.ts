@@ -1,7 +1,7 @@
 /**
  * Premium billing's routes: subscribe, cancel, the billing portal and the billing summary
  * (this file), and the webhook (webhook.ts). Stripe is the source of truth; the user row
- * mirrors it (sync.ts), always under the user's lock (api/user-lock.ts).
+ * mirrors it (sync.ts), always under the user's lock (api/lib/user-lock.ts).
  */
 import { Hono } from "hono";
 import type { User } from "../../db/schema";
@@ -13,11 +13,11 @@ import type {
   PortalSessionAnswer,
   SubscribeAnswer,
 } from "../../src/lib/types";
-import { type AppEnv, requireUser } from "../env";
-import { badRequest } from "../http";
-import { isStripeError, type Stripe } from "../stripe";
-import { withUserLock } from "../user-lock";
+import { type AppEnv, requireUser } from "../lib/env";
+import { badRequest } from "../lib/http";
+import { withUserLock } from "../lib/user-lock";
 import { requireStripe, stripeFailure } from "./failures";
+import { isStripeError, type Stripe } from "./stripe";
 import { getOrCreateSubscription, type SubscribeResult } from "./subscribe";
 import { applySubscription, FINAL_STATUSES, syncLocked } from "./sync";
 import { webhookRoutes } from "./webhook";

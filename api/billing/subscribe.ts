@@ -5,11 +5,11 @@
  */
 
 import { BILLING_MESSAGES } from "../../src/lib/account-messages";
-import { HttpError } from "../http";
-import { log } from "../log";
-import { isMissingResource, type Stripe } from "../stripe";
-import type { AppContext } from "../types";
-import { withUserLock } from "../user-lock";
+import { HttpError } from "../lib/http";
+import { log } from "../lib/log";
+import type { AppContext } from "../lib/types";
+import { withUserLock } from "../lib/user-lock";
+import { isMissingResource, type Stripe } from "./stripe";
 import { applySubscription, isPremiumStatus, PAYABLE_STATUSES, updateUser } from "./sync";
 
 /** The client secret of the subscription's open first (or overdue) invoice, if it can be paid. */

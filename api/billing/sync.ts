@@ -1,15 +1,15 @@
 /**
  * The Stripe mirror: the user row follows Stripe, the source of truth. Every change to a user's
- * billing fields happens under the user's row lock (api/user-lock.ts), and the subscription is
+ * billing fields happens under the user's row lock (api/lib/user-lock.ts), and the subscription is
  * read from Stripe *after* the lock is taken, so two syncs racing each other (a webhook, a
  * cancel, a refetch) write in the order they read: the last writer saw Stripe's latest state.
  */
 import { eq } from "drizzle-orm";
 import { type User, users } from "../../db/schema";
-import { errorFields, log } from "../log";
-import { getStripe, isMissingResource, type Stripe } from "../stripe";
-import type { AppContext } from "../types";
-import { type UserLock, withUserLock } from "../user-lock";
+import { errorFields, log } from "../lib/log";
+import type { AppContext } from "../lib/types";
+import { type UserLock, withUserLock } from "../lib/user-lock";
+import { getStripe, isMissingResource, type Stripe } from "./stripe";
 
 /** Premium while the subscription is active or trialing; every other status is free. */
 export function isPremiumStatus(status: Stripe.Subscription.Status | string | null | undefined): boolean {

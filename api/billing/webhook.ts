@@ -10,12 +10,12 @@ import { Hono } from "hono";
 import type { Db } from "../../db/client";
 import { stripeEvents, users } from "../../db/schema";
 import { BILLING_MESSAGES } from "../../src/lib/account-messages";
-import type { AppEnv } from "../env";
-import { badRequest, HttpError } from "../http";
-import { log } from "../log";
-import { isMissingResource, type Stripe } from "../stripe";
-import { type Tx, withUserLock } from "../user-lock";
+import type { AppEnv } from "../lib/env";
+import { badRequest, HttpError } from "../lib/http";
+import { log } from "../lib/log";
+import { type Tx, withUserLock } from "../lib/user-lock";
 import { requireStripe, stripeFailure } from "./failures";
+import { isMissingResource, type Stripe } from "./stripe";
 import { applySubscription, idOf } from "./sync";
 
 /** Which subscription (and whose) a webhook event is about; null for events we do not use. */

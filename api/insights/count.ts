@@ -3,10 +3,10 @@
  * Each counts in memory (./counter.ts) when the request may count and the visitor is not the
  * owner; a visitor with a session cookie is checked once the answer is on its way.
  */
-import { getSessionUser } from "../auth";
-import { nowMs } from "../clock";
-import { sessionTokenCookie } from "../session-cookie";
-import type { AppContext } from "../types";
+import { getSessionUser } from "../auth/auth";
+import { sessionTokenCookie } from "../auth/session-cookie";
+import { nowMs } from "../lib/clock";
+import type { AppContext } from "../lib/types";
 import { countable, counterOf } from "./counter";
 
 export function countView(ctx: AppContext, request: Request, ownerId: string, address: string | undefined) {

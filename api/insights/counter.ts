@@ -14,9 +14,9 @@ import type { Database } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { profileDailyCounts as counts } from "../../db/schema";
 import { utcDate } from "../../src/lib/insights";
-import { now, nowMs } from "../clock";
-import { errorFields, log } from "../log";
-import type { AppContext } from "../types";
+import { now, nowMs } from "../lib/clock";
+import { errorFields, log } from "../lib/log";
+import type { AppContext } from "../lib/types";
 
 export const FLUSH_MS = 5000;
 /** Views a batch holds before a flush starts early (with a timer). */

@@ -9,9 +9,9 @@ import { inOneSnapshot } from "../../db/client";
 import { supplementDailyClicks as clicks, supplements } from "../../db/schema";
 import { addDays, INSIGHTS_DAYS_MESSAGE, type InsightsAnswer, type InsightsDay, utcDate } from "../../src/lib/insights";
 import { insightsQuerySchema } from "../../src/lib/validation";
-import { now } from "../clock";
-import { type AppEnv, requireUser } from "../env";
-import { badRequest, fieldErrors } from "../http";
+import { now } from "../lib/clock";
+import { type AppEnv, requireUser } from "../lib/env";
+import { badRequest, fieldErrors } from "../lib/http";
 import { profileDays } from "./counter";
 
 export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {

@@ -8,7 +8,7 @@
  * user, for the address it went to). It works once (the row is deleted as it is opened), for
  * EMAIL_CONFIRM_DAYS, for that address only, and a newer link replaces it. A new one goes out
  * when E-mail is turned on and none went out in the last EMAIL_CONFIRM_RESEND_MINUTES; every
- * one spends the recipient's daily mail budget (api/mail.ts). SECURITY.md "Confirming the
+ * one spends the recipient's daily mail budget (api/lib/mail.ts). SECURITY.md "Confirming the
  * address for e-mail reminders".
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -17,11 +17,11 @@ import type { Db } from "../../db/client";
 import { emailConfirmations, users } from "../../db/schema";
 import { EMAIL_CONFIRM_DAYS, EMAIL_CONFIRM_RESEND_MINUTES } from "../../src/lib/constants";
 import { COMMON_MESSAGES, MAIL_MESSAGES } from "../../src/lib/messages";
-import { nowMs } from "../clock";
-import type { Config } from "../config";
-import { HttpError } from "../http";
-import { errorFields, log } from "../log";
-import { type Mailer, mailOrRefuse } from "../mail";
+import { nowMs } from "../lib/clock";
+import type { Config } from "../lib/config";
+import { HttpError } from "../lib/http";
+import { errorFields, log } from "../lib/log";
+import { type Mailer, mailOrRefuse } from "../lib/mail";
 
 /** The path of the link (GET, no sign-in needed: the token is the proof). */
 export const CONFIRM_PATH = "/api/reminders/confirm";

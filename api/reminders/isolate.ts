@@ -5,7 +5,7 @@
  * more; k bad users cost about 2·k·log2(n) extra statements while they stay bad.
  */
 import { dateIn } from "../../src/lib/dates";
-import { log } from "../log";
+import { log } from "../lib/log";
 
 /** A log-sized reason: a failed query's cause (its text can be long), else the message. */
 export function reasonOf(error: unknown): { error: string; name: string } {

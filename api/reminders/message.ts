@@ -2,8 +2,8 @@
 import { dosePhrase } from "../../src/lib/dose";
 import { type ReminderPayload, type ReminderSlot, reminderTitle } from "../../src/lib/reminders";
 import { type StrengthLine, withStrength } from "../../src/lib/strength";
-import type { Config } from "../config";
-import type { Mail } from "../mail";
+import type { Config } from "../lib/config";
+import type { Mail } from "../lib/mail";
 import { unsubscribeUrl } from "./unsubscribe";
 
 export interface OpenDose {

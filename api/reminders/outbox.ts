@@ -18,7 +18,7 @@ import {
   type ReminderKind,
   type ReminderSlot,
 } from "../../src/lib/reminders";
-import { log } from "../log";
+import { log } from "../lib/log";
 import { dueSlots } from "./due";
 import { everyoneOrEach } from "./isolate";
 import type { OpenDose } from "./message";

@@ -12,8 +12,8 @@ import { type Supplement, supplements } from "../../db/schema";
 import { isCalendarDate } from "../../src/lib/dates";
 import type { ReminderPayload } from "../../src/lib/reminders";
 import { leftPhrase, runsOutWords, stockOf } from "../../src/lib/stock";
-import { log } from "../log";
-import { factsOf, leadOf, stockColumns } from "../queries/stock";
+import { log } from "../lib/log";
+import { factsOf, leadOf, stockColumns } from "../supplements/stock-queries";
 import { everyoneOrEach, perUser, reasonOf, todaysIn } from "./isolate";
 import { TODAY_URL } from "./message";
 

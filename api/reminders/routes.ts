@@ -18,11 +18,11 @@ import {
   type ReminderSlot,
   reminderSettingsSchema,
 } from "../../src/lib/reminders";
-import { now } from "../clock";
-import { type AppEnv, requireUser } from "../env";
-import { badRequest, readJson } from "../http";
-import { refusing } from "../mail";
-import { limitRoute } from "../rate-limit";
+import { now } from "../lib/clock";
+import { type AppEnv, requireUser } from "../lib/env";
+import { badRequest, readJson } from "../lib/http";
+import { refusing } from "../lib/mail";
+import { limitRoute } from "../lib/rate-limit";
 import { askForConfirmation, confirmAddress } from "./confirm";
 import { dueInstant } from "./due";
 import { reminderMail, reminderPayload, TODAY_URL } from "./message";

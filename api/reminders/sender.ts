@@ -11,11 +11,10 @@ import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
 import { pushEndpointAllowed } from "../../src/lib/push-hosts";
 import { LATE_LIMIT_MINUTES, type ReminderPayload, type ReminderSlot } from "../../src/lib/reminders";
-import type { Config } from "../config";
-import { log } from "../log";
-import type { Mail, MailBudget, Mailer } from "../mail";
-import { withDeadline } from "../outbound";
-import { type PushTarget, recordPushOutcomes, sendPush, type Vapid } from "../push";
+import type { Config } from "../lib/config";
+import { log } from "../lib/log";
+import type { Mail, MailBudget, Mailer } from "../lib/mail";
+import { withDeadline } from "../lib/outbound";
 import { behindLaterSlot, laterSlotReminders } from "./follow-ups";
 import { reasonOf } from "./isolate";
 import { reminderMail, reminderPayload } from "./message";
@@ -33,6 +32,7 @@ import {
   released,
   SEND_BUDGET_MS,
 } from "./outbox";
+import { type PushTarget, recordPushOutcomes, sendPush, type Vapid } from "./push";
 import { REFILL_MAIL_ACTION, refillMessages, refillSupplementId } from "./refills";
 
 export interface SenderDeps {
@@ -40,7 +40,7 @@ export interface SenderDeps {
   config: Config;
   mailer: Mailer;
   vapid: () => Promise<Vapid>;
-  /** The time now (api/clock.ts's now, passed so the sender stays a function of its inputs). */
+  /** The time now (api/lib/clock.ts's now, passed so the sender stays a function of its inputs). */
   now: () => Date;
   /** Waits for the instance's next start (`pacer()`: SEND_RATE a second). */
   pace: () => Promise<void>;
@@ -189,7 +189,7 @@ async function deliverer(deps: SenderDeps, live: ClaimedRow[], used: string[], g
       try {
         const action = row.kind === "refill" ? REFILL_MAIL_ACTION : undefined;
         const mail = { ...reminderMail(deps.config, to, row.userId, payload, action), budget: mailBudgetOf(row) };
-        // A backstop behind the mailer's own deadline (api/mail.ts): a stuck mail never holds the batch.
+        // A backstop behind the mailer's own deadline (api/lib/mail.ts): a stuck mail never holds the batch.
         const outcome = await withDeadline(deadlineMs + MAIL_BACKSTOP_MS, () => deps.mailer(mail));
         // Over the recipient's daily budget: not sent, and not retried.
         return { id: row.id, status: outcome === "refused" ? "skipped" : "sent" };

@@ -12,7 +12,7 @@ import {
   type ReminderSettingsJson,
 } from "../../src/lib/reminders";
 import { DEFAULT_REFILL_LEAD, type RefillLeadDays } from "../../src/lib/stock";
-import { now } from "../clock";
+import { now } from "../lib/clock";
 import { type ConfirmationState, confirmationState } from "./confirm";
 
 type Row = typeof reminderSettings.$inferSelect;

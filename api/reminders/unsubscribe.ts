@@ -4,7 +4,7 @@
  * secret: it is in the List-Unsubscribe header only, never in a log line.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Config } from "../config";
+import type { Config } from "../lib/config";
 
 const PURPOSE = "stacktrack reminder e-mail unsubscribe v1";
 

@@ -3,13 +3,13 @@
  * what is due. Any number of instances run it on one database; the outbox makes each
  * reminder go once. No timer per user: one loop per instance.
  */
-import { now, nowMs } from "../clock";
-import { errorFields, log } from "../log";
-import { createMailer } from "../mail";
-import { vapidOf } from "../push";
-import type { AppContext } from "../types";
+import { now, nowMs } from "../lib/clock";
+import { errorFields, log } from "../lib/log";
+import { createMailer } from "../lib/mail";
+import type { AppContext } from "../lib/types";
 import { reasonOf } from "./isolate";
 import { logDropped, planReminders } from "./outbox";
+import { vapidOf } from "./push";
 import { planRefillReminders } from "./refills";
 import { pacer, type SenderDeps, sendDue } from "./sender";
 
@@ -39,7 +39,7 @@ export async function reminderRound(deps: SenderDeps): Promise<{ planned: number
 /** A round not finished for this long makes /api/health say `degraded`. */
 export const STALE_LOOP_MS = 5 * 60_000;
 
-/** This instance's loop: on or off, and when (api/clock.ts) it started and last finished a whole round. */
+/** This instance's loop: on or off, and when (api/lib/clock.ts) it started and last finished a whole round. */
 export interface LoopState {
   startedAt: number;
   finishedAt: number | null;

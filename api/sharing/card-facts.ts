@@ -28,7 +28,7 @@ export interface CardFacts {
   product: string;
 }
 
-/** The part of a public profile the card needs (api/profile.ts PublicProfile fits it). */
+/** The part of a public profile the card needs (api/profile/routes.ts PublicProfile fits it). */
 export interface CardSource {
   user: { username: string | null; bio: string | null; profileImageUrl: string | null };
   supplements: { name: string }[];

@@ -11,8 +11,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Db } from "../../db/client";
 import { cardVersions, users } from "../../db/schema";
-import type { AppContext } from "../context";
-import { errorFields, log } from "../log";
+import type { AppContext } from "../lib/context";
+import { errorFields, log } from "../lib/log";
 import { CARD_NAMES, CARD_TEMPLATE_REVISION, type CardFacts, cardVersion } from "./card-facts";
 
 /** How many versions of a user's card are kept (the newest, by when first recorded). */

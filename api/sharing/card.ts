@@ -16,11 +16,11 @@ import { UPLOADED_IMAGE_PATH } from "../../src/lib/constants";
 import { isReservedUsername } from "../../src/lib/reserved-usernames";
 import { CARD_HEIGHT, CARD_WIDTH, cardPath } from "../../src/lib/sharing";
 import { isValidUsername } from "../../src/lib/validation";
-import { kept, profileTags, Store } from "../cache";
-import type { AppContext } from "../context";
-import type { AppEnv } from "../env";
-import { findPublicProfile } from "../queries/profile";
-import { loadSharp } from "../sharp";
+import { kept, profileTags, Store } from "../lib/cache";
+import type { AppContext } from "../lib/context";
+import type { AppEnv } from "../lib/env";
+import { loadSharp } from "../lib/sharp";
+import { findPublicProfile } from "../profile/queries";
 import { CARD_VERSION_PATTERN, type CardFacts, cardFacts, cardVersion } from "./card-facts";
 import { CARD_FONT_FAMILY, cardFonts, drawableText, loadAdditionalAsset } from "./card-fonts";
 import { recordCardVersion, storedCardFacts } from "./card-versions";
@@ -365,7 +365,7 @@ async function cardResponse(ctx: AppContext, facts: CardFacts, version: string):
  * of the user's card that is still kept (api/sharing/card-versions.ts): ITS picture, drawn from
  * its stored facts, immutable too (an avatar deleted since is drawn as the initial). Any other
  * version, an unknown or reserved name, or a malformed version: 404. Declared keepable, tagged
- * with the name and its user (the host's cache, src/host/cache.ts).
+ * with the name and its user (the host's cache, server/cache.ts).
  */
 export const cardRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:username/:file", async (c) => {
   const name = c.req.param("username");

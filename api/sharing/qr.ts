@@ -2,14 +2,14 @@
  * GET /{username}/qr.svg: a QR code of the profile's absolute URL (`PUBLIC_ORIGIN/{username}`,
  * the stored spelling), public and cacheable so it can be embedded anywhere; 404 for an
  * unknown, reserved or ill-formed name. Made with `qrcode`; declared keepable, tagged with the
- * name and its user (the host's cache, src/host/cache.ts).
+ * name and its user (the host's cache, server/cache.ts).
  */
 import { Hono } from "hono";
 import { isReservedUsername } from "../../src/lib/reserved-usernames";
 import { isValidUsername } from "../../src/lib/validation";
-import { kept, profileTags } from "../cache";
-import type { AppEnv } from "../env";
-import { findPublicProfile } from "../queries/profile";
+import { kept, profileTags } from "../lib/cache";
+import type { AppEnv } from "../lib/env";
+import { findPublicProfile } from "../profile/queries";
 
 /** An hour: a renamed or deleted profile's code stops being served from caches soon after. */
 const QR_CACHE_CONTROL = "public, max-age=3600";

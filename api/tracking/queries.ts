@@ -16,7 +16,7 @@ import {
   type TodayDose,
   type TodayJson,
 } from "../../src/lib/schedule";
-import { nowMs } from "../clock";
+import { nowMs } from "../lib/clock";
 import { readDayLog, stateOn } from "./as-needed";
 
 /** A version's serving and lines (issue 47), only when it has lines: Today's answer is unchanged without. */

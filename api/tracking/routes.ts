@@ -2,7 +2,7 @@
  * Daily tracking (issue 19): GET /api/today, PUT/DELETE /api/intakes/{date}/{supplementId}/{time},
  * PUT /api/intakes/{date} (issue 38: several doses of a day at once: Take all, and its undo),
  * GET /api/history. Private: every route is the signed-in user's own. 'Today' is the user's
- * date in their zone (api/clock.ts for 'now'); a write names the day of the row it was made
+ * date in their zone (api/lib/clock.ts for 'now'); a write names the day of the row it was made
  * on, never 'now'. See docs/daily-use.md.
  */
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
@@ -11,6 +11,7 @@ import { z } from "zod";
 import { scheduleVersions, supplements, type User } from "../../db/schema";
 import { AS_NEEDED_COUNT_MAX, AS_NEEDED_MESSAGES } from "../../src/lib/as-needed-input";
 import { addDays, daysBetween, isCalendarDate } from "../../src/lib/dates";
+import { SUPPLEMENT_MESSAGES } from "../../src/lib/messages";
 import {
   AS_NEEDED,
   BATCH_MAX,
@@ -29,15 +30,15 @@ import {
   TRACKING_MESSAGES,
 } from "../../src/lib/schedule";
 import { adherence, currentStreak, longestStreak } from "../../src/lib/streaks";
-import { now, nowMs } from "../clock";
-import { type AppEnv, requireUser } from "../env";
-import { badRequest, jsonWithEtag, notFound, readJson } from "../http";
+import { now, nowMs } from "../lib/clock";
+import { type AppEnv, requireUser } from "../lib/env";
+import { badRequest, jsonWithEtag, notFound, readJson } from "../lib/http";
+import { idNumber, parseIdParam } from "../lib/id";
 import { setAsNeededCount, stateOn } from "./as-needed";
 import { emptyDay, HISTORY_FLOOR, readDay, readHistory } from "./queries";
 import { userToday } from "./versions";
 import { clearIntakes, type DoseOutcome, setIntakes } from "./writes";
 
-const MAX_ID = 2_147_483_647;
 const zoneOf = (user: Pick<User, "timeZone">) => user.timeZone ?? "UTC";
 
 /** A date of the editable window: today or one of the EDITABLE_DAYS before it. */
@@ -50,14 +51,8 @@ function editableDate(raw: string | undefined, today: string): string {
   return raw;
 }
 
-function parseSupplementId(raw: string): number {
-  if (!/^\d{1,12}$/.test(raw)) {
-    throw badRequest("Invalid supplement id", { supplementId: ["Invalid supplement id"] });
-  }
-  const id = Number(raw);
-  if (id < 1 || id > MAX_ID) throw notFound(TRACKING_MESSAGES.notFound);
-  return id;
-}
+const parseSupplementId = (raw: string) =>
+  parseIdParam(raw, "supplementId", SUPPLEMENT_MESSAGES.invalidId, TRACKING_MESSAGES.notFound);
 
 function parseTime(raw: string): IntakeTime {
   if ((DOSE_TIMES as readonly string[]).includes(raw) || raw === AS_NEEDED) return raw as IntakeTime;
@@ -186,7 +181,7 @@ const batchBodySchema = z.object({
   doses: z
     .array(
       z.object({
-        supplementId: z.number({ message: TRACKING_MESSAGES.notFound }).int().min(1).max(MAX_ID),
+        supplementId: idNumber(TRACKING_MESSAGES.notFound),
         time: z.enum([...DOSE_TIMES, AS_NEEDED] as [IntakeTime, ...IntakeTime[]], { message: TRACKING_MESSAGES.time }),
       }),
       { message: TRACKING_MESSAGES.doses },
@@ -242,7 +237,7 @@ export const trackingRoutes = new Hono<AppEnv>()
   .get("/today", async (c) => {
     const user = await requireUser(c);
     const date = editableDate(c.req.query("date"), userToday(user));
-    // The host answers a matching If-None-Match with a 304 (src/host/cache.ts).
+    // The host answers a matching If-None-Match with a 304 (server/cache.ts).
     return jsonWithEtag(c, await readDay(c.get("ctx").database.db, user.id, date, zoneOf(user)));
   })
   .put("/intakes/:date/:supplementId/:time", async (c) => {

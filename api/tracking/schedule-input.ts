@@ -7,7 +7,7 @@
 import { daysBetween } from "../../src/lib/dates";
 import type { Schedule } from "../../src/lib/schedule";
 import { SCHEDULE_RULE_MESSAGES as RULES, STARTS_ON_REACH_DAYS } from "../../src/lib/schedule-rules";
-import { badRequest } from "../http";
+import { badRequest } from "../lib/http";
 
 export function completeSchedule(schedule: Schedule | null, today: string): Schedule | null {
   if (schedule === null) return null;

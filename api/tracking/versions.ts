@@ -7,8 +7,8 @@
 import { and, eq, gt, type SQL, sql } from "drizzle-orm";
 import { type Supplement, scheduleVersions, type User } from "../../db/schema";
 import { dateIn } from "../../src/lib/dates";
-import { now } from "../clock";
-import type { Tx } from "../user-lock";
+import { now } from "../lib/clock";
+import type { Tx } from "../lib/user-lock";
 
 /** The user's calendar date now, in their zone (UTC until they set one). */
 export const userToday = (user: Pick<User, "timeZone">): string => dateIn(user.timeZone, now());

@@ -58,7 +58,7 @@ export const MAIL_MESSAGES = {
     subject: `Confirm your address for ${PRODUCT_NAME} reminders`,
     text: `Someone signed in to ${PRODUCT_NAME} with this address turned on e-mail reminders.\n\nTo get them, open this link within ${days} days (it works once):\n${url}\n\nIf it wasn't you, ignore this e-mail: no reminders are sent here until the link is opened.`,
   }),
-  /** The answer of a route whose mail the recipient's daily budget refused (api/mail.ts). */
+  /** The answer of a route whose mail the recipient's daily budget refused (api/lib/mail.ts). */
   overBudget: "Too many e-mails to this address today. Please try again tomorrow.",
 } as const;
 

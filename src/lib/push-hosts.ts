@@ -1,7 +1,7 @@
 /**
  * Where a push endpoint may point (issue 45): only at the hosts of the real push services, over
  * https on port 443, so that a subscription cannot make the server POST to loopback, link-local
- * or private addresses (blind SSRF). The list is PUSH_HOSTS (api/config.ts); an entry is a host
+ * or private addresses (blind SSRF). The list is PUSH_HOSTS (api/lib/config.ts); an entry is a host
  * name (`fcm.googleapis.com`), or `*.` and a name (`*.notify.windows.com`: exactly one more
  * label), optionally with `:port` (tests: a local push service). No entry: port 443 only.
  */

@@ -1,5 +1,5 @@
 /**
- * The input rules of a stock change (issue 40), shared by the API (api/stock.ts) and the Stock
+ * The input rules of a stock change (issue 40), shared by the API (api/supplements/stock.ts) and the Stock
  * dialog: apart from ./stock.ts so that zod loads with the dialog, not with the dashboard.
  */
 import { z } from "zod";

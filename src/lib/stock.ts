@@ -61,7 +61,7 @@ export const STOCK_MESSAGES = {
   packFailed: "Failed to add a pack",
 } as const;
 
-/** What the database derives per supplement (api/stock.ts) for the arithmetic below. */
+/** What the database derives per supplement (api/supplements/stock.ts) for the arithmetic below. */
 export interface StockFacts {
   unitsPerPack: number | null;
   count: number | null;

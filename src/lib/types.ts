@@ -44,7 +44,7 @@ export interface PublicSupplement {
   name: string;
   quantityType: string;
   frequency: string;
-  /** Issue 14: the absolute `/go/{id}` URL, only when the page shows 'View Product' (api/go.ts). */
+  /** Issue 14: the absolute `/go/{id}` URL, only when the page shows 'View Product' (api/insights/go.ts). */
   productUrl?: string;
   /** Issue 14: only when the page shows notes (premium owner who turned them on). */
   notes?: string;

@@ -250,7 +250,7 @@ export const bioSchema = z.string({ message: MESSAGES.bioLong }).max(BIO_MAX, ME
 
 /**
  * Where an avatar may come from, by the shape of its URL (the one rule; the server adds the
- * ownership check, api/user-fields.ts):
+ * ownership check, api/profile/user-fields.ts):
  * - `none`: empty (no avatar);
  * - `upload`: `/images/<id>.webp`, an image uploaded here (exactly that: no query, no dots,
  *   no encoding);

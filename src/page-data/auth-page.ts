@@ -1,6 +1,6 @@
 /** What the sign-in screens need from the server: where to go after, which providers exist. */
 import type { AstroGlobal } from "astro";
-import { getContext } from "../../api/context";
+import { getContext } from "../../api/lib/context";
 import { resolveReturnPath } from "../lib/return-path";
 import { pageUser } from "./page-user";
 

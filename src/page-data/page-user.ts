@@ -1,9 +1,9 @@
 /** Who is looking at a server-rendered page, resolved once per request. */
 import type { AstroGlobal } from "astro";
-import { getSessionUser } from "../../api/auth";
-import { getContext } from "../../api/context";
-import { toUserJson } from "../../api/queries/user";
-import { clearingCookie, sessionCookieNames } from "../../api/session-cookie";
+import { getSessionUser } from "../../api/auth/auth";
+import { clearingCookie, sessionCookieNames } from "../../api/auth/session-cookie";
+import { getContext } from "../../api/lib/context";
+import { toUserJson } from "../../api/profile/user-queries";
 import { resolveReturnPath } from "../lib/return-path";
 import type { CurrentUser } from "../lib/types";
 

@@ -2,14 +2,14 @@
  * What the public profile page (/{username}) reads from the server besides the profile itself
  * (page-data/queries.ts publicProfile): its social card (issue 16) and the date it prints.
  */
-import { now } from "../../api/clock";
-import { getContext } from "../../api/context";
-import type { FoundProfile } from "../../api/queries/profile";
+import { now } from "../../api/lib/clock";
+import { getContext } from "../../api/lib/context";
+import type { FoundProfile } from "../../api/profile/queries";
 import { cardFacts, cardMeta, cardVersion } from "../../api/sharing/card-facts";
 import { recordCardVersion } from "../../api/sharing/card-versions";
 
-/** How the page declares that the host may keep it (src/host/cache.ts). */
-export { KEEP_HEADER, keepHeader, profileTags } from "../../api/cache";
+/** How the page declares that the host may keep it (server/cache.ts). */
+export { KEEP_HEADER, keepHeader, profileTags } from "../../api/lib/cache";
 
 /**
  * The og:image tags of a profile's social card: a 1200 × 630 PNG whose URL changes with what

@@ -4,11 +4,11 @@
  */
 import { hasPassword } from "../../api/account/credentials";
 import { isUsernameHeld } from "../../api/account/holds";
-import type { Config } from "../../api/config";
-import { getContext } from "../../api/context";
-import { type FoundProfile, findPublicProfile } from "../../api/queries/profile";
-import { listSupplements } from "../../api/queries/supplements";
+import type { Config } from "../../api/lib/config";
+import { getContext } from "../../api/lib/context";
+import { type FoundProfile, findPublicProfile } from "../../api/profile/queries";
 import { remindersOn } from "../../api/reminders/settings";
+import { listSupplements } from "../../api/supplements/queries";
 import { readDay } from "../../api/tracking/queries";
 import { userToday } from "../../api/tracking/versions";
 import { isReservedUsername } from "../lib/reserved-usernames";
@@ -53,7 +53,7 @@ export async function userHasReminders(userId: string): Promise<boolean> {
 
 /**
  * The user's Today as GET /api/today answers it (issue 51: the dashboard renders its rows, so a
- * phone can tick at once): their day in their zone by the one clock (api/clock.ts). Null before
+ * phone can tick at once): their day in their zone by the one clock (api/lib/clock.ts). Null before
  * the browser told the zone (the card then reads the day in the browser's zone).
  */
 export async function todayOf(user: Pick<CurrentUser, "id" | "timeZone">): Promise<TodayJson | null> {

@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { accounts, rateLimits, sessions, supplements, usernameHolds, users, verifications } from "../../db/schema";
 import { DELETE_CONFIRM_WORD, SETTINGS_MESSAGES } from "../../src/lib/account";
 import { MESSAGES } from "../../src/lib/account-messages";

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { cardFacts, cardMeta } from "../../api/sharing/card-facts";
 import { accounts, usernameHolds, users } from "../../db/schema";
 import { SETTINGS_MESSAGES } from "../../src/lib/account";

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
-import { log } from "../../api/log";
+import { freezeClock, resetClock } from "../../api/lib/clock";
+import { log } from "../../api/lib/log";
 import { accounts, users, verifications } from "../../db/schema";
 import { SETTINGS_MESSAGES } from "../../src/lib/account";
 import { cookieHeader } from "../support/auth";

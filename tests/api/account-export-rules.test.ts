@@ -10,8 +10,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, getTableColumns } from "drizzle-orm";
 import { buildExport, type ExportDocument, signInMethod } from "../../api/account/export";
-import { freezeClock, resetClock } from "../../api/clock";
-import { HttpError } from "../../api/http";
+import { freezeClock, resetClock } from "../../api/lib/clock";
+import { HttpError } from "../../api/lib/http";
 import {
   accounts,
   cardVersions,

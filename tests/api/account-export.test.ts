@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, getTableColumns } from "drizzle-orm";
 import { WITHHELD_USER_COLUMNS } from "../../api/account/export";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { type CardFacts, cardFacts, cardVersion } from "../../api/sharing/card-facts";
 import { accounts, sessions, supplements, users } from "../../db/schema";
 import { EXPORT_FORMAT } from "../../src/lib/account";

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { log } from "../../api/log";
+import { log } from "../../api/lib/log";
 import { accounts, users } from "../../db/schema";
 import { type AccountSummary, SETTINGS_MESSAGES, type SessionInfo } from "../../src/lib/account";
 import { cookieHeader } from "../support/auth";

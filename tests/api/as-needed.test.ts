@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { asNeededLog, intakes } from "../../db/schema";
 import type { TodayAsNeeded, TodayJson } from "../../src/lib/schedule";
 import type { Supplement } from "../../src/lib/types";

@@ -2,12 +2,12 @@
  * Issue 45, "the auth edges": the per-account sign-in limit counts every password check
  * whatever the body's content type (better-auth reads JSON, urlencoded and multipart forms),
  * and the limits' table stays bounded: a refused request writes no row, and rows of windows
- * that are over are deleted (api/rate-limit.ts). Every request comes from its own address
+ * that are over are deleted (api/lib/rate-limit.ts). Every request comes from its own address
  * (TRUST_PROXY), so only the account's budget can refuse, unless a test says otherwise.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { LIMITS, sweepExpired } from "../../api/rate-limit";
+import { LIMITS, sweepExpired } from "../../api/lib/rate-limit";
 import { startApi, type TestApi } from "../support/server";
 import { inOneWindow } from "../support/windows";
 

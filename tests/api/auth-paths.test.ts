@@ -1,11 +1,11 @@
 /**
  * Issue 36 §4: only the better-auth endpoints the product's own pages and flows call are served
- * (api/auth-paths.ts); every other /api/auth/* path answers 404 JSON, for GET and POST, signed
+ * (api/auth/paths.ts); every other /api/auth/* path answers 404 JSON, for GET and POST, signed
  * in or not. The list of what better-auth exposes comes from better-auth itself (auth.api), so
  * an endpoint an upgrade or a plugin adds is hidden until someone serves it on purpose.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SERVED_AUTH_PATHS, servedAuthPath } from "../../api/auth-paths";
+import { SERVED_AUTH_PATHS, servedAuthPath } from "../../api/auth/paths";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser } from "../support/users";
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { LIMITS } from "../../api/rate-limit";
+import { LIMITS } from "../../api/lib/rate-limit";
 import { rateLimits, sessions, users } from "../../db/schema";
 import { cookieHeader } from "../support/auth";
 import { startApi, type TestApi } from "../support/server";
@@ -376,7 +376,7 @@ describe("sign-in rate limit (RATE_LIMIT=on)", () => {
         expect(refused.headers.getSetCookie().filter((c) => /session_token=[^;]/.test(c))).toEqual([]);
       }
       // The counters live in Postgres (shared by every instance), not in memory: the app's one
-      // table of limits (api/rate-limit.ts), per account and per client address.
+      // table of limits (api/lib/rate-limit.ts), per account and per client address.
       const counters = await limited.ctx.database.db.select().from(rateLimits);
       expect(counters.find((row) => row.key === `password:${user.id}`)?.count).toBeGreaterThanOrEqual(10);
       expect(counters.some((row) => row.key.startsWith("passwordFromAddress:") && row.count >= 10)).toBe(true);

@@ -12,7 +12,7 @@ import { join, relative } from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { createApp } from "../../api/app";
-import type { AppContext } from "../../api/context";
+import type { AppContext } from "../../api/lib/context";
 import { users } from "../../db/schema";
 import { PRODUCT_NAME } from "../../src/lib/constants";
 import { dateIn } from "../../src/lib/dates";
@@ -598,7 +598,7 @@ const ROWS: Row[] = [
       accounts[p].cookie = await signIn(accounts[p]);
     },
   },
-  // better-auth's catch-all serves only the paths the product calls (api/auth-paths.ts, issue 36):
+  // better-auth's catch-all serves only the paths the product calls (api/auth/paths.ts, issue 36):
   // the endpoints a browser session could once reach answer 404, signed in or not, and change nothing.
   ...(
     [

@@ -12,7 +12,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
-import { setLogLevel } from "../../api/log";
+import { setLogLevel } from "../../api/lib/log";
 import { stripeEvents, type User, users } from "../../db/schema";
 import { BILLING_MESSAGES } from "../../src/lib/account-messages";
 import { type FakeStripe, startFakeStripe } from "../fakes/stripe-server";

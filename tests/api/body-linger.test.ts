@@ -1,6 +1,6 @@
 /**
  * A streamed body (no Content-Length) over the server's limit is answered 413 only after
- * the rest of it has been read and dropped, up to LINGER_BYTES past the limit (src/host/
+ * the rest of it has been read and dropped, up to LINGER_BYTES past the limit (server/
  * body-limit.ts): a proxy in front writes the whole body before it reads the answer, and a
  * socket closed under it becomes a 502 and an instance counted as failed (the test:deploy
  * failure this guards). Driven on a raw TCP socket the way a proxy sends it, chunk by chunk,
@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
-import { LINGER_BYTES, MAX_BODY_BYTES } from "../../src/host/body-limit";
+import { LINGER_BYTES, MAX_BODY_BYTES } from "../../server/body-limit";
 import { type Instance, type SharedDatabase, sharedDatabase, signUpOn, startInstance } from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
 import { uniqueName } from "../support/users";

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "../../api/app";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { HISTORY_FLOOR } from "../../api/tracking/queries";
 import { supplements } from "../../db/schema";
-import { MAX_BODY_BYTES, withBodyLimit } from "../../src/host/body-limit";
+import { MAX_BODY_BYTES, withBodyLimit } from "../../server/body-limit";
 import {
   BIO_MAX,
   MAX_SUPPLEMENTS,

@@ -1,6 +1,6 @@
 /**
  * Issue 16: the social card through the built server (server.ts), where a card the instance
- * holds is answered by the host's response cache (src/host/cache.ts, like an avatar). A warm
+ * holds is answered by the host's response cache (server/cache.ts, like an avatar). A warm
  * answer must be the cold one exactly: status, every header (the security headers included)
  * and bytes; HEAD without a body; 304 on If-None-Match; and an old version, a missing name or
  * a malformed version still go to the routes.

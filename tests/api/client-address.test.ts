@@ -1,6 +1,6 @@
 /**
  * Client addresses behind proxies, over HTTP: every limiter counts the one address that
- * api/client-address.ts decides. A forged first entry buys no fresh allowance (sign-in,
+ * api/lib/client-address.ts decides. A forged first entry buys no fresh allowance (sign-in,
  * sign-up, reset, the profile API); TRUST_PROXY=2 and false read right; a client cannot write
  * the header better-auth reads; IPv6 counts by its /64; uploads are limited per account; the
  * built server decides once, for streamed bodies too, and logs it. The function's own table:
@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import sharp from "sharp";
 import { createApp } from "../../api/app";
-import { CLIENT_IP_HEADER } from "../../api/auth";
-import { LIMITS } from "../../api/rate-limit";
+import { CLIENT_IP_HEADER } from "../../api/auth/auth";
+import { LIMITS } from "../../api/lib/rate-limit";
 import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { skipWithoutBuild } from "../support/process";
 import { startApi, type TestApi } from "../support/server";

@@ -3,7 +3,7 @@
  * 20). Checked on a raw TCP socket: the request's headers and a few KB of its body go
  * out, the rest never does, and the 413 must arrive anyway. A server that read the body
  * first (the later size checks would answer the same 413, after the whole body) never
- * answers here. Both refusals are covered: the upload route's own (api/images.ts, 5 MB
+ * answers here. Both refusals are covered: the upload route's own (api/images/routes.ts, 5 MB
  * plus the multipart envelope) and the whole server's (server.ts, MAX_BODY_BYTES = 8 MB),
  * each on a signed-in request with the site's Origin that would otherwise read its body.
  */
@@ -71,7 +71,7 @@ function parse(text: string): Answer | null {
   return { status: Number(head.match(/^HTTP\/1\.1 (\d{3})/)?.[1]), head, body };
 }
 
-describe("the upload route refuses a declared 6 MB body before reading it (api/images.ts)", () => {
+describe("the upload route refuses a declared 6 MB body before reading it (api/images/routes.ts)", () => {
   let api: TestApi;
   beforeAll(async () => {
     api = await startApi();

@@ -1,6 +1,6 @@
 /**
  * Issue 45 §2: e-mail goes only to a confirmed address. Mail leaves through the app's own
- * mailer to a local SMTP sink (tests/fakes/smtp-sink.ts), on a moved clock (api/clock.ts).
+ * mailer to a local SMTP sink (tests/fakes/smtp-sink.ts), on a moved clock (api/lib/clock.ts).
  * 1. Who gets reminder, refill and test e-mails: accounts × how (or whether) their address was
  *    confirmed × each kind of mail.
  * 2. Turning E-mail on: sequences of PUTs × the confirmation mails they send (one, never a flood).
@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { resetClock } from "../../api/clock";
+import { resetClock } from "../../api/lib/clock";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { emailConfirmations, reminderOutbox } from "../../db/schema";
 import { PRODUCT_NAME } from "../../src/lib/constants";

@@ -227,7 +227,7 @@ describe.skipIf(skip)("issue 14 on built servers", () => {
     expect(await jsonOnB()).toContain('"notes":"am"');
     expect((await call(b, `/go/${id}`)).status).toBe(302);
     await setPremium(owner, false); // as the webhook would, on neither instance
-    // B holds /go in memory (the host's response cache, src/host/cache.ts): the change notification drops it.
+    // B holds /go in memory (the host's response cache, server/cache.ts): the change notification drops it.
     expect(
       await until(
         async () => (await call(b, `/go/${id}`)).status,

@@ -1,6 +1,6 @@
 /**
  * Issue 14/17: each way a `/go/{id}` link stops or starts showing reaches every instance's
- * memory (src/host/cache.ts) through the change notifications. Two built servers on one
+ * memory (server/cache.ts) through the change notifications. Two built servers on one
  * Postgres: B has answered the link, the change is made on A (or by the billing webhook, or in
  * Postgres directly), and B follows within a second: premium ends or starts, the switch off or
  * on, the link removed, added or edited, the supplement or the account deleted, a new supplement

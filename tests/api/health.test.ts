@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { createTestDatabase, usingPostgres } from "../support/db";
 import { startApi, type TestApi } from "../support/server";
 import { startTcpProxy, type TcpProxy } from "../support/tcp-proxy";

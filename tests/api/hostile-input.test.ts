@@ -10,8 +10,8 @@ import { deflateSync } from "node:zlib";
 import fc from "fast-check";
 import sharp from "sharp";
 import { createApp } from "../../api/app";
-import type { AppContext } from "../../api/context";
-import { SURROGATE_MESSAGE } from "../../api/http";
+import type { AppContext } from "../../api/lib/context";
+import { SURROGATE_MESSAGE } from "../../api/lib/http";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../src/lib/account";
 import { QUANTITY_TYPES } from "../../src/lib/constants";
 import { DEFAULT_PUSH_HOSTS } from "../../src/lib/push-hosts";
@@ -229,7 +229,7 @@ async function send(method: string, path: string, body: string | undefined, cook
 
 function parsed(body: string): unknown {
   try {
-    // A UTF-8 byte order mark is dropped on decoding, as a server should; no body is `{}` (api/http.ts).
+    // A UTF-8 byte order mark is dropped on decoding, as a server should; no body is `{}` (api/lib/http.ts).
     const text = body.replace(/^\ufeff/, "");
     return text === "" ? {} : JSON.parse(text);
   } catch {

@@ -1,5 +1,5 @@
 /**
- * Issue 17: avatars served from memory (the host's response cache, src/host/cache.ts).
+ * Issue 17: avatars served from memory (the host's response cache, server/cache.ts).
  * - once an image has been read, GET, HEAD and a matching If-None-Match cost no SQL statement;
  * - a cold conditional request for a stored id is a 304 (after reading it), an unknown id a 404
  *   whatever If-None-Match says; the ETag is the id, strong (no W/);

@@ -1,5 +1,5 @@
 /**
- * api/images.ts, its rules one by one on one API: which bytes are an image, the avatar made
+ * api/images/routes.ts, its rules one by one on one API: which bytes are an image, the avatar made
  * of them, the size refusals (the declared one before the body is read), the upload limit,
  * clean-up of old uploads, and how a stored image is served.
  * Small and fast on purpose: StrykerJS runs it once per mutant of the module (docs/mutation-testing.md).
@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
-import { HttpError } from "../../api/http";
-import { pruneImages, toAvatarWebp } from "../../api/images";
+import { pruneImages, toAvatarWebp } from "../../api/images/routes";
+import { HttpError } from "../../api/lib/http";
 import { images } from "../../db/schema";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";
@@ -295,7 +295,7 @@ describe("POST /api/upload/profile-image", () => {
       headers: { cookie: user.cookie },
       body: { profileImageUrl: "/images/old_avatar_aaaaaaaaaa.webp" },
     });
-    // Setting the avatar pruned the others (api/profile.ts); put the two back.
+    // Setting the avatar pruned the others (api/profile/routes.ts); put the two back.
     await api.ctx.database.db
       .insert(images)
       .values([row("old_unused_bbbbbbbbbb", old), row("recent_unused_cccccccc", recent)])

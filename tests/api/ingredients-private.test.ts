@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { resetClock } from "../../api/clock";
+import { resetClock } from "../../api/lib/clock";
 import { cardFacts } from "../../api/sharing/card-facts";
 import { rowsOf } from "../../db/rows";
 import { type ServerProcess, skipWithoutBuild, startServer } from "../support/process";

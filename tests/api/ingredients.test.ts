@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { scheduleVersions, supplements } from "../../db/schema";
 import type { TotalsJson } from "../../src/lib/totals";
 import { migratedDatabase } from "../support/pglite-template";

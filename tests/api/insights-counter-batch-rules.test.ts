@@ -8,8 +8,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
-import { instanceRegistry } from "../../api/context";
 import {
   batchedVisitors,
   counterOf,
@@ -18,7 +16,9 @@ import {
   MAX_KEYS,
   profileDays,
 } from "../../api/insights/counter";
-import type { AppContext } from "../../api/types";
+import { freezeClock, resetClock } from "../../api/lib/clock";
+import { instanceRegistry } from "../../api/lib/context";
+import type { AppContext } from "../../api/lib/types";
 import { type Database, type Db, openDatabase } from "../../db/client";
 import { profileDailyCounts, supplementDailyClicks, supplements, users, visitorBatches } from "../../db/schema";
 import type { TestDatabase } from "../support/db";

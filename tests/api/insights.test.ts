@@ -1,12 +1,12 @@
 /**
  * GET /api/insights (issue 14) and the counter behind it, on a clock the test moves
- * (api/clock.ts): the answer's shape, zero-filled UTC days, the range's bounds, premium
+ * (api/lib/clock.ts): the answer's shape, zero-filled UTC days, the range's bounds, premium
  * clicks, unique visitors from the day's salt, and the salt and hash clean-up.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
 import { counterOf, InsightsCounter, MAX_FLUSH_VISITS, MAX_SEEN } from "../../api/insights/counter";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { profileDailyCounts, supplementDailyClicks, visitorBatches, visitSalts } from "../../db/schema";
 import type { InsightsAnswer } from "../../src/lib/insights";
 import { usingPostgres } from "../support/db";

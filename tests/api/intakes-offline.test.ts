@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { intakeClears, intakes } from "../../db/schema";
 import type { IntakeBatchJson, IntakeJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";

@@ -1,6 +1,6 @@
 /**
  * Issue 45 §2: every mail to one address spends one per-recipient daily budget, whatever its
- * kind, at the one door mail leaves by (api/mail.ts createMailer): 20 a day for everything but
+ * kind, at the one door mail leaves by (api/lib/mail.ts createMailer): 20 a day for everything but
  * a slot's reminders and follow-ups, which have their own 18 (issue 48: 3 follow-ups). A bounce-free SMTP sink
  * (tests/fakes/smtp-sink.ts) accepts everything, so only the budget stops a flood.
  * 1. Kinds × budgets at the door: the cap, the address's spellings, a second instance.
@@ -9,9 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, setSystemTime, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { resetClock } from "../../api/clock";
-import { createMailer, type Mail, type MailBudget } from "../../api/mail";
-import { LIMITS } from "../../api/rate-limit";
+import { resetClock } from "../../api/lib/clock";
+import { createMailer, type Mail, type MailBudget } from "../../api/lib/mail";
+import { LIMITS } from "../../api/lib/rate-limit";
 import { reminderMail } from "../../api/reminders/message";
 import { REFILL_MAIL_ACTION } from "../../api/reminders/refills";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";

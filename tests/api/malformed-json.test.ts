@@ -1,7 +1,7 @@
 /** Malformed JSON is the client's mistake: 400 JSON with a message, never a 500 or an HTML page. */
 
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SERVED_AUTH_PATHS } from "../../api/auth-paths";
+import { SERVED_AUTH_PATHS } from "../../api/auth/paths";
 import { signUp, type TestUser } from "../support/auth";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser, supplementRows, uniqueName, userRow } from "../support/users";
@@ -79,7 +79,7 @@ describe("empty JSON bodies", () => {
     ["PUT", `/api/supplements/${supplementId}`],
   ];
   /** better-auth's endpoints that read a JSON body. */
-  // The better-auth endpoints served over HTTP that read a JSON body (api/auth-paths.ts).
+  // The better-auth endpoints served over HTTP that read a JSON body (api/auth/paths.ts).
   const AUTH_JSON_ROUTES = SERVED_AUTH_PATHS.filter((s) => s.method === "POST" && !s.path.includes(":")).map((s) =>
     s.path.slice(1),
   );

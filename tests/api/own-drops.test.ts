@@ -159,7 +159,7 @@ describe("better-auth's update-user", () => {
     const user = await createUser(api, { username: uniqueName("authupd") });
     await primed(user);
     const imageUrl = await uploadAvatar(api, user, "#cc6633");
-    // Server-side, as the app would call it (the endpoint is not served over HTTP: api/auth-paths.ts).
+    // Server-side, as the app would call it (the endpoint is not served over HTTP: api/auth/paths.ts).
     await api.ctx.auth.api.updateUser({
       headers: new Headers({ cookie: user.cookie }),
       body: { image: imageUrl, name: "Renamed Person" },
@@ -332,7 +332,7 @@ describe("an ended session stops working at once, however it ended", () => {
   };
 
   const ENDINGS: [string, (user: ApiUser, other: string) => Promise<Response>][] = [
-    // better-auth's own endpoints, as the app calls them (not served over HTTP: api/auth-paths.ts).
+    // better-auth's own endpoints, as the app calls them (not served over HTTP: api/auth/paths.ts).
     ["better-auth sign-out", (user) => viaServer(() => auth().signOut({ headers: cookieHeaders(user.cookie) }))],
     ["GET /api/logout", (user) => call(user, "GET", "/api/logout")],
     [

@@ -1,6 +1,6 @@
 /**
  * After an outage, no connection of the old pool serves a later request (db/client.ts
- * `recover`, src/host/database-trouble.ts). postgres.js can leave a pooled connection stuck
+ * `recover`, server/database-trouble.ts). postgres.js can leave a pooled connection stuck
  * across a restart, its queries never sent; tests/api/faults.test.ts saw requests wait on one
  * after recovery. Here a TCP proxy between the pool and a real Postgres plays the network:
  * it leaves its open connections hanging (bytes go nowhere, nothing is closed) and refuses

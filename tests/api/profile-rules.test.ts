@@ -1,11 +1,11 @@
 /**
- * api/profile.ts, its rules one by one over HTTP on one API: the public profile's exact
+ * api/profile/routes.ts, its rules one by one over HTTP on one API: the public profile's exact
  * contents and the limit on its API, and what PUT /api/profile stores for each field.
  * Small and fast on purpose: StrykerJS runs it once per mutant of the module (docs/mutation-testing.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { LIMITS } from "../../api/rate-limit";
+import { LIMITS } from "../../api/lib/rate-limit";
 import { images, users } from "../../db/schema";
 import { MESSAGES } from "../../src/lib/account-messages";
 import { migratedDatabase } from "../support/pglite-template";

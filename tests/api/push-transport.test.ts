@@ -1,5 +1,5 @@
 /**
- * One push (api/push.ts sendPush) under our own bounds (issue 45): whatever the push service
+ * One push (api/reminders/push.ts sendPush) under our own bounds (issue 45): whatever the push service
  * does (cuts its answer short, trickles it, never answers, answers 150 MB), the call settles by
  * the deadline with an outcome, and reads at most a few KB. The well-behaved service still gets
  * a decryptable push, and 404/410 still mean gone. A call that never settled would fail this
@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import webpush from "web-push";
-import { type PushOutcome, sendPush, type Vapid } from "../../api/push";
+import { type PushOutcome, sendPush, type Vapid } from "../../api/reminders/push";
 import { type Fault, type PushService, startPushService, type TestSubscription } from "../fakes/push-service";
 
 let push: PushService;

@@ -1,14 +1,14 @@
 /**
- * api/rate-limit.ts against a real (migrated) database: the exact boundary of each limit,
+ * api/lib/rate-limit.ts against a real (migrated) database: the exact boundary of each limit,
  * its window, its Retry-After, what a second instance sees, and that "off" counts nothing.
  * The clock is set (bun's setSystemTime), so every window and Retry-After is exact.
  * Written to kill the mutants StrykerJS makes of the module (docs/mutation-testing.md).
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import type { Config } from "../../api/config";
-import { HttpError } from "../../api/http";
-import { BatchedLimiter, hit, LIMITS, type Limit } from "../../api/rate-limit";
+import type { Config } from "../../api/lib/config";
+import { HttpError } from "../../api/lib/http";
+import { BatchedLimiter, hit, LIMITS, type Limit } from "../../api/lib/rate-limit";
 import { type Database, openDatabase } from "../../db/client";
 import type { TestDatabase } from "../support/db";
 import { migratedDatabase } from "../support/pglite-template";

@@ -1,7 +1,7 @@
 /**
  * Reminders until taken (issue 48): `followUps` 0-3 in GET/PUT /api/reminders (a 400 naming the
  * field for anything else, nothing written), and the follow-ups as a table on the moved clock
- * (api/clock.ts): ×0-3, stopping once ticked, `followUpMinutes` 0, none more than 30 minutes
+ * (api/lib/clock.ts): ×0-3, stopping once ticked, `followUpMinutes` 0, none more than 30 minutes
  * late, none after a later slot's reminder of the same day, and two instances planning and
  * sending at once deliver each exactly once (on Postgres: two connection pools; on PGlite one
  * database, the outbox key alone). A user in Berlin (UTC+2 in June) with one supplement per slot
@@ -9,8 +9,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { and, asc, eq } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
-import type { Mail } from "../../api/mail";
+import { freezeClock, resetClock } from "../../api/lib/clock";
+import type { Mail } from "../../api/lib/mail";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { type Database, openDatabase } from "../../db/client";
 import { reminderOutbox, reminderSettings, users } from "../../db/schema";

@@ -7,9 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, expect, spyOn, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { resetClock } from "../../api/clock";
-import { log } from "../../api/log";
-import type { Mail } from "../../api/mail";
+import { resetClock } from "../../api/lib/clock";
+import { log } from "../../api/lib/log";
+import type { Mail } from "../../api/lib/mail";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { supplements, users } from "../../db/schema";
 import { type PushService, startPushService } from "../fakes/push-service";

@@ -1,6 +1,6 @@
 /**
  * Reminder rules as tables (issue 45 §5), over HTTP on a migrated database of its own and the
- * moved clock (api/clock.ts): the test reminder's slot and date in the user's zone (zones ×
+ * moved clock (api/lib/clock.ts): the test reminder's slot and date in the user's zone (zones ×
  * clock times), follow-ups only on the channels still on (channels × follow-ups), the
  * unsubscribe link good for its own account only (users × tokens), and the test reminder's
  * 5-an-hour budget whatever the channels (kinds × budgets). Pushes go to the local push
@@ -10,8 +10,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
-import type { Mail } from "../../api/mail";
+import { freezeClock, resetClock } from "../../api/lib/clock";
+import type { Mail } from "../../api/lib/mail";
 import { unsubscribeUrl } from "../../api/reminders/unsubscribe";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { reminderOutbox, users } from "../../db/schema";

@@ -1,5 +1,5 @@
 /**
- * Reminders (issue 39) on a moved clock (api/clock.ts): settings and their 400s, push keys
+ * Reminders (issue 39) on a moved clock (api/lib/clock.ts): settings and their 400s, push keys
  * and subscriptions, due times in far-apart zones and on 2026's clock-change days, nothing
  * sent when the slot is done or empty, one follow-up, a zone change, late reminders dropped,
  * retries, 410, the test reminder and one-click unsubscribe. Pushes go to a local push
@@ -8,8 +8,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
-import type { Mail } from "../../api/mail";
+import { freezeClock, resetClock } from "../../api/lib/clock";
+import type { Mail } from "../../api/lib/mail";
 import { SEND_CONCURRENCY } from "../../api/reminders/sender";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { appKeys, pushSubscriptions, reminderOutbox, reminderSettings } from "../../db/schema";

@@ -1,6 +1,6 @@
 /**
  * Issue 36 §3: every route that sends e-mail or checks a password has a limit, per account,
- * client address and recipient, from the one table in api/rate-limit.ts (ROUTE_LIMITS).
+ * client address and recipient, from the one table in api/lib/rate-limit.ts (ROUTE_LIMITS).
  * 1. The walk: every route Hono serves and every endpoint better-auth has is classified here
  *    (sends mail, checks a password, or neither and why); a costly one that can be reached
  *    without an entry in ROUTE_LIMITS fails, and so does a new route nobody classified.
@@ -11,8 +11,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { createApp } from "../../api/app";
-import { SERVED_AUTH_PATHS, servedAuthPath } from "../../api/auth-paths";
-import { LIMITS, type LimitDimension, ROUTE_LIMITS } from "../../api/rate-limit";
+import { SERVED_AUTH_PATHS, servedAuthPath } from "../../api/auth/paths";
+import { LIMITS, type LimitDimension, ROUTE_LIMITS } from "../../api/lib/rate-limit";
 import { users } from "../../db/schema";
 import { COMMON_MESSAGES } from "../../src/lib/messages";
 import { cookieHeader } from "../support/auth";
@@ -41,7 +41,7 @@ const APP_ROUTES: Record<string, Cost> = {
   "PUT /api/intakes/:date": "none: writes (Take all)",
   "GET /api/reminders": "none: reads",
   "PUT /api/reminders":
-    "none: writes; its address confirmation mail goes at most once in 10 minutes, under the recipient's daily mail budget (api/mail.ts)",
+    "none: writes; its address confirmation mail goes at most once in 10 minutes, under the recipient's daily mail budget (api/lib/mail.ts)",
   "GET /api/reminders/confirm": "none: a one-time link (32 random bytes) confirms the address",
   "POST /api/reminders/test": "mail",
   "GET /api/reminders/unsubscribe": "none: a confirmation page",

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { openDoses } from "../../api/reminders/outbox";
 import { rowsOf } from "../../db/rows";
 import { addDays } from "../../src/lib/dates";

@@ -217,7 +217,7 @@ describe.skipIf(skipWithoutBuild("security-headers.test.ts: security headers and
         ["image", imageUrl, {}],
         ["asset", asset, {}],
         ["profile JSON", `/api/profile/${username}`, {}],
-        // Signed-in answers kept in memory (api/cache.ts serveCached), twice: the second from memory.
+        // Signed-in answers kept in memory (api/lib/cache.ts serveCached), twice: the second from memory.
         ...(["/api/supplements", "/api/today"] as const).flatMap((path) =>
           [1, 2].map((n): [string, string, RequestInit] => [
             `signed in #${n}`,

@@ -16,9 +16,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq, like } from "drizzle-orm";
 import { createApp } from "../../api/app";
-import { parseConfig } from "../../api/config";
-import type { AppContext } from "../../api/context";
-import { LIMITS } from "../../api/rate-limit";
+import { parseConfig } from "../../api/lib/config";
+import type { AppContext } from "../../api/lib/context";
+import { LIMITS } from "../../api/lib/rate-limit";
 import { sessions, users } from "../../db/schema";
 import { type Instance, type SharedDatabase, sharedDatabase, startInstance } from "../support/instances";
 import { ROOT, skipWithoutBuild } from "../support/process";
@@ -88,7 +88,7 @@ describe("an ended session stops working at once, though verified sessions are r
     const applyNotification = api.ctx.caches.applyNotification;
     api.ctx.caches.applyNotification = () => {};
     try {
-      // better-auth's revokeSessions (not served over HTTP: api/auth-paths.ts), as the app calls it.
+      // better-auth's revokeSessions (not served over HTTP: api/auth/paths.ts), as the app calls it.
       const revoke = await api.ctx.auth.api.revokeSessions({ headers: new Headers({ cookie: fresh }) });
       expect(revoke.status).toBe(true);
       expect((await me(user.cookie)).status).toBe(401);

@@ -1,5 +1,5 @@
 /**
- * Shutdown that drains (src/host/shutdown.ts), over real processes (`bun server.ts`):
+ * Shutdown that drains (server/shutdown.ts), over real processes (`bun server.ts`):
  * - on SIGTERM `/api/health` answers 503 `draining` at once, while every other request
  *   (pages, signed-in reads, writes, and a connection kept alive from before the signal)
  *   is still served for SHUTDOWN_DRAIN_SECONDS, each answer marked `Connection: close`;
@@ -350,7 +350,7 @@ describe.skipIf(skipWithoutBuild("shutdown.test.ts: shutdown that drains"))("shu
     expect(instance.server.output()).not.toContain('"msg":"draining"');
   }, 120_000);
 
-  // Issue 17: request lines are kept in memory and written in batches (api/log.ts).
+  // Issue 17: request lines are kept in memory and written in batches (api/lib/log.ts).
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     test(`request logging is buffered, and ${signal} under load loses no line: every answered request is in the log`, async () => {
       app = await start(1);

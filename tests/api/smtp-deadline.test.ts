@@ -1,13 +1,13 @@
 /**
  * Issue 45 §1, SMTP's part: a mail server that accepts the connection and then goes silent (before
  * its greeting, after EHLO, after the message) never holds the caller past our own deadline
- * (api/mail.ts; shortened here), nor the reminder round: the e-mail row is retried later, the
+ * (api/lib/mail.ts; shortened here), nor the reminder round: the e-mail row is retried later, the
  * push of the same round still goes, and the round ends.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { resetClock } from "../../api/clock";
-import { createMailer } from "../../api/mail";
+import { resetClock } from "../../api/lib/clock";
+import { createMailer } from "../../api/lib/mail";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { reminderOutbox } from "../../db/schema";
 import { type PushService, startPushService } from "../fakes/push-service";

@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { freezeClock, resetClock } from "../../api/clock";
-import { STATEMENT_TIMEOUT_MESSAGE } from "../../api/http";
+import { freezeClock, resetClock } from "../../api/lib/clock";
+import { STATEMENT_TIMEOUT_MESSAGE } from "../../api/lib/http";
 import { createTestDatabase, type TestDatabase, usingPostgres } from "../support/db";
 import { startApi, type TestApi } from "../support/server";
 import { type ApiUser, createUser } from "../support/users";

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { resetClock } from "../../api/clock";
-import type { Mail } from "../../api/mail";
+import { resetClock } from "../../api/lib/clock";
+import type { Mail } from "../../api/lib/mail";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { cardFacts } from "../../api/sharing/card-facts";
 import { rowsOf } from "../../db/rows";

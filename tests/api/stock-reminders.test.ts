@@ -7,8 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { resetClock } from "../../api/clock";
-import type { Mail } from "../../api/mail";
+import { resetClock } from "../../api/lib/clock";
+import type { Mail } from "../../api/lib/mail";
 import { reminderRound, senderDeps } from "../../api/reminders/worker";
 import { reminderOutbox } from "../../db/schema";
 import type { Supplement } from "../../src/lib/types";

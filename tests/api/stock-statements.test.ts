@@ -5,7 +5,7 @@
  * next list read, and so does a new day.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import type { Supplement } from "../../src/lib/types";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";

@@ -1,11 +1,11 @@
 /**
- * Stock and refills (issue 40) on a moved clock (api/clock.ts): what is left, derived from the
+ * Stock and refills (issue 40) on a moved clock (api/lib/clock.ts): what is left, derived from the
  * log across ticks, un-ticks, skips, Take all, edits of past days, amount changes, refills,
  * recounts and negative stock; the run-out date of daily, weekday-only and as-needed
  * schedules; the routes' 400s, 404s and 409s. Every step reads GET /api/supplements.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { resetClock } from "../../api/clock";
+import { resetClock } from "../../api/lib/clock";
 import type { StockJson } from "../../src/lib/stock";
 import type { Supplement } from "../../src/lib/types";
 import { migratedDatabase } from "../support/pglite-template";

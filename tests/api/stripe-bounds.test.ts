@@ -1,13 +1,13 @@
 /**
- * Calls to Stripe under our own bounds (issue 45, api/stripe.ts over api/outbound.ts): against
+ * Calls to Stripe under our own bounds (issue 45, api/billing/stripe.ts over api/lib/outbound.ts): against
  * a "Stripe" that never answers, trickles, or answers far more than any Stripe object, the SDK
  * call fails with a Stripe error after at most three attempts (the call and its two retries),
  * and what was read of the answers stays near the 1 MB bound. A well-formed answer still works.
  * A call that never settled would fail this file by its test timeout (no timing is asserted).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { parseConfig } from "../../api/config";
-import { getStripe, isStripeError } from "../../api/stripe";
+import { getStripe, isStripeError } from "../../api/billing/stripe";
+import { parseConfig } from "../../api/lib/config";
 
 type Mode = "ok" | "stall" | "trickle" | "huge" | "declared";
 let server: ReturnType<typeof Bun.serve>;

@@ -1,11 +1,11 @@
 /**
- * api/supplements.ts, its rules one by one over HTTP on one API: ids, scoping to the owner,
+ * api/supplements/routes.ts, its rules one by one over HTTP on one API: ids, scoping to the owner,
  * premium-only fields, the cap, ordering and reordering, and what each answer carries.
  * Small and fast on purpose: StrykerJS runs it once per mutant of the module (docs/mutation-testing.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import { scheduleVersions, supplements, users } from "../../db/schema";
 import { MAX_SUPPLEMENTS } from "../../src/lib/constants";
 import { migratedDatabase } from "../support/pglite-template";

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
-import { UNDO_ACCEPT_MS } from "../../api/supplement-trash";
+import { freezeClock, resetClock } from "../../api/lib/clock";
+import { UNDO_ACCEPT_MS } from "../../api/supplements/trash";
 import { intakes, scheduleVersions, supplementDailyClicks, supplementTrash } from "../../db/schema";
 import { MAX_SUPPLEMENTS } from "../../src/lib/constants";
 import { notificationBarrier } from "../support/notifications";

@@ -1,6 +1,6 @@
 /**
- * GET /api/today is served from memory (api/cache.ts) and 'today' is the user's date in their
- * zone (api/clock.ts, src/lib/dates.ts, which keeps a zone's last date for the second it was
+ * GET /api/today is served from memory (api/lib/cache.ts) and 'today' is the user's date in their
+ * zone (api/lib/clock.ts, src/lib/dates.ts, which keeps a zone's last date for the second it was
  * asked in). The answer kept in memory must never outlive the user's midnight: with the clock
  * moved to the last millisecond of the day and then to midnight, in zones whose offsets are
  * not whole hours; and on two instances of the app (in this process, so they share the moved
@@ -8,7 +8,7 @@
  * Today, and B moves to the new day at the user's midnight.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import type { TodayJson } from "../../src/lib/schedule";
 import { createTestDatabase, usingPostgres } from "../support/db";
 import { startApi, type TestApi } from "../support/server";

@@ -6,8 +6,8 @@
  * history is one statement.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { CHANGES_CHANNEL } from "../../api/cache";
-import { freezeClock, resetClock } from "../../api/clock";
+import { CHANGES_CHANNEL } from "../../api/lib/cache";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import type { HistoryJson, TodayJson } from "../../src/lib/schedule";
 import { notificationBarrier } from "../support/notifications";
 import { migratedDatabase } from "../support/pglite-template";

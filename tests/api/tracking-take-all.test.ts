@@ -5,7 +5,7 @@
  * and all or nothing when any dose is refused (another user's supplement among them).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { freezeClock, resetClock } from "../../api/clock";
+import { freezeClock, resetClock } from "../../api/lib/clock";
 import type { IntakeBatchJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";
 import { startApi, type TestApi } from "../support/server";

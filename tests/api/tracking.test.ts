@@ -1,12 +1,12 @@
 /**
- * Daily tracking (issue 19) on an injectable clock (api/clock.ts): the issue's worked example,
+ * Daily tracking (issue 19) on an injectable clock (api/lib/clock.ts): the issue's worked example,
  * midnight, clock-change days, far-apart zones, versions keeping the past, the 7-day window,
  * parallel ticks, other users' supplements, and signed-out requests.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
-import { freezeClock, resetClock } from "../../api/clock";
-import { databaseZones } from "../../api/profile";
+import { freezeClock, resetClock } from "../../api/lib/clock";
+import { databaseZones } from "../../api/profile/routes";
 import { intakes, scheduleVersions, users } from "../../db/schema";
 import type { HistoryJson, IntakeJson, TodayJson } from "../../src/lib/schedule";
 import { migratedDatabase } from "../support/pglite-template";

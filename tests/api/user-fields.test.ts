@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { toPublicUser } from "../../api/queries/profile";
-import { toUserJson } from "../../api/queries/user";
-import { mapProviderProfile, USER_FIELD_WRITES } from "../../api/user-fields";
+import { toPublicUser } from "../../api/profile/queries";
+import { mapProviderProfile, USER_FIELD_WRITES } from "../../api/profile/user-fields";
+import { toUserJson } from "../../api/profile/user-queries";
 import { accounts, type User, users } from "../../db/schema";
 import { nameSchema } from "../../src/lib/validation";
 import { expectConsoleError } from "../support/preload";

@@ -608,7 +608,7 @@ async function main(): Promise<number> {
    */
   async function logBarrier() {
     // Lower-case letters only: a segment with digits this long is a credential's shape, and the
-    // log writes it as [redacted] (api/log.ts, redactUrl).
+    // log writes it as [redacted] (api/lib/log.ts, redactUrl).
     const letters = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => String.fromCharCode(97 + (b % 26)));
     const marker = `/deploy-marker-${letters.join("")}`;
     for (const instance of instances) {

@@ -13,7 +13,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type APIRequestContext, expect, type Page, request, test } from "@playwright/test";
-import { parseConfig } from "../../api/config";
+import { parseConfig } from "../../api/lib/config";
 import { unsubscribeUrl } from "../../api/reminders/unsubscribe";
 import type { ReminderSettingsJson } from "../../src/lib/reminders";
 import { expectToast, gotoHydrated } from "../support/e2e-ui";

@@ -30,7 +30,7 @@ export interface ControlledApp {
 
 async function runControlled() {
   const { eq } = await import("drizzle-orm");
-  const { initContext } = await import("../../api/context");
+  const { initContext } = await import("../../api/lib/context");
   const { users } = await import("../../db/schema");
   const ctx = await initContext();
   Bun.serve({

@@ -1,5 +1,5 @@
 /**
- * A barrier on the change channel (api/cache.ts CHANGES_CHANNEL), for tests of caches that
+ * A barrier on the change channel (api/lib/cache.ts CHANGES_CHANNEL), for tests of caches that
  * other instances empty through the database's notifications.
  *
  *   const notificationsApplied = await notificationBarrier(api.ctx.database);
@@ -10,7 +10,7 @@
  * the app applied every earlier one. The app ignores its `probe` key.
  */
 import { sql } from "drizzle-orm";
-import { CHANGES_CHANNEL } from "../../api/cache";
+import { CHANGES_CHANNEL } from "../../api/lib/cache";
 import type { Database } from "../../db/client";
 
 export async function notificationBarrier(database: Database): Promise<() => Promise<void>> {

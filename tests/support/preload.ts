@@ -30,7 +30,7 @@ console.error = (...args: unknown[]) => {
   originalError(...args);
 };
 
-// The app logs JSON lines to stderr (api/log.ts); its error level counts as noise too.
+// The app logs JSON lines to stderr (api/lib/log.ts); its error level counts as noise too.
 const originalWrite = process.stderr.write.bind(process.stderr) as (...args: unknown[]) => boolean;
 process.stderr.write = ((chunk: unknown, ...rest: unknown[]) => {
   const text = typeof chunk === "string" ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString() : "";

@@ -15,11 +15,11 @@ import { startApi, type TestApi } from "./server";
 export interface QueryLoggingApi extends TestApi {
   /** Every statement sent since start but the timers' (clear it with `queries.length = 0`). */
   queries: string[];
-  /** The timers' statements (api/rate-limit.ts, api/insights/counter.ts). */
+  /** The timers' statements (api/lib/rate-limit.ts, api/insights/counter.ts). */
   timerQueries: string[];
 }
 
-/** The first words of each statement a timer sends (as api/rate-limit.ts and api/insights/counter.ts write them). */
+/** The first words of each statement a timer sends (as api/lib/rate-limit.ts and api/insights/counter.ts write them). */
 export const TIMER_STATEMENT =
   /^\s*(insert into "rate_limits"|insert into visit_salts|with pv as \(|with closed as \()/;
 

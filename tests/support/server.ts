@@ -6,10 +6,10 @@
  *   await api.close();
  */
 import { createApp } from "../../api/app";
-import { clientAddress } from "../../api/client-address";
-import { type AppContext, createContext } from "../../api/context";
+import { clientAddress } from "../../api/lib/client-address";
+import { type AppContext, createContext } from "../../api/lib/context";
 import { stopReminderWorker } from "../../api/reminders/worker";
-import { createHost } from "../../src/host/host";
+import { createHost } from "../../server/host";
 import { createTestDatabase, type TestDatabase } from "./db";
 
 export interface ApiRequestInit extends Omit<RequestInit, "body"> {
@@ -92,7 +92,7 @@ export async function startApi(extraEnv: Record<string, string> = {}, options: S
     throw error;
   }
   const app = createApp(ctx);
-  // The same way in as server.ts (src/host/host.ts): the response cache in front of the app.
+  // The same way in as server.ts (server/host.ts): the response cache in front of the app.
   const dispatch = createHost({ ctx, api: app });
   handler = (request, server) => {
     const clientAddressOf = () =>

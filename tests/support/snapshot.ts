@@ -5,8 +5,8 @@
  */
 import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
-import { nowMs } from "../../api/clock";
-import { UNDO_ACCEPT_MS } from "../../api/supplement-trash";
+import { nowMs } from "../../api/lib/clock";
+import { UNDO_ACCEPT_MS } from "../../api/supplements/trash";
 import type { Db } from "../../db/client";
 import * as schema from "../../db/schema";
 
@@ -35,7 +35,7 @@ export async function snapshotTables(
 
 /**
  * A `where` for snapshots around one request: Undo copies whose purge timer may fire within
- * `marginMs` (api/supplement-trash.ts) are left out, so an expiry is not taken for a write.
+ * `marginMs` (api/supplements/trash.ts) are left out, so an expiry is not taken for a write.
  */
 export function settledTrash(marginMs = 5000): Record<string, string> {
   const cutoff = new Date(nowMs() - UNDO_ACCEPT_MS + marginMs).toISOString();

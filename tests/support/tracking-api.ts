@@ -1,6 +1,6 @@
 /** Shared by the tracking API tests: requests as a user, and a supplement added through the API. */
 import { expect } from "bun:test";
-import { setClock } from "../../api/clock";
+import { setClock } from "../../api/lib/clock";
 import type { TestApi } from "./server";
 import type { ApiUser } from "./users";
 

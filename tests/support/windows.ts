@@ -1,5 +1,5 @@
-/** Tests of the fixed-window limits (api/rate-limit.ts) that must not straddle a window's edge. */
-import { type Limit, windowOf } from "../../api/rate-limit";
+/** Tests of the fixed-window limits (api/lib/rate-limit.ts) that must not straddle a window's edge. */
+import { type Limit, windowOf } from "../../api/lib/rate-limit";
 
 /**
  * Runs a scenario against a fixed window of `limit`; should it straddle a window's

@@ -1,10 +1,10 @@
 /**
- * The in-memory caches' rules (api/cache.ts): a fill that raced with an invalidation is
+ * The in-memory caches' rules (api/lib/cache.ts): a fill that raced with an invalidation is
  * not stored, a fill after one is; notifications from Postgres drop what they name; every
  * store is capped in bytes, least recently used dropped first.
  */
 import { describe, expect, test } from "bun:test";
-import { Caches, profileTags, Store } from "../../api/cache";
+import { Caches, profileTags, Store } from "../../api/lib/cache";
 import type { User } from "../../db/schema";
 
 /** A user row as the session check caches it (only the id matters to the cache). */

@@ -20,16 +20,16 @@ function graph(edges: Record<string, string[]>): DependencyTree {
 const cases: { name: string; edges: Record<string, string[]>; cycles: number; forbidden: string[] }[] = [
   {
     name: "a clean graph",
-    edges: { "server.ts": ["api/app.ts"], "api/app.ts": ["api/types.ts", "src/lib/constants.ts"] },
+    edges: { "server.ts": ["api/app.ts"], "api/app.ts": ["api/lib/types.ts", "src/lib/constants.ts"] },
     cycles: 0,
     forbidden: [],
   },
   {
     name: "the cycle of issue 13",
     edges: {
-      "api/auth.ts": ["api/billing.ts"],
-      "api/billing.ts": ["api/context.ts"],
-      "api/context.ts": ["api/auth.ts"],
+      "api/auth/auth.ts": ["api/billing.ts"],
+      "api/billing.ts": ["api/lib/context.ts"],
+      "api/lib/context.ts": ["api/auth/auth.ts"],
     },
     cycles: 1,
     forbidden: [],
@@ -42,9 +42,9 @@ const cases: { name: string; edges: Record<string, string[]>; cycles: number; fo
   },
   {
     name: "src/lib importing api/",
-    edges: { "src/lib/types.ts": ["api/auth.ts"] },
+    edges: { "src/lib/types.ts": ["api/auth/auth.ts"] },
     cycles: 0,
-    forbidden: ["api/auth.ts"],
+    forbidden: ["api/auth/auth.ts"],
   },
   {
     name: "src/lib importing db/",
@@ -53,10 +53,46 @@ const cases: { name: string; edges: Record<string, string[]>; cycles: number; fo
     forbidden: ["db/schema.ts"],
   },
   {
-    name: "an island importing src/host/",
-    edges: { "src/islands/A.tsx": ["src/host/errors.ts"] },
+    name: "an island importing api/",
+    edges: { "src/islands/A.tsx": ["api/lib/errors.ts"] },
     cycles: 0,
-    forbidden: ["src/host/errors.ts"],
+    forbidden: ["api/lib/errors.ts"],
+  },
+  {
+    name: "an island importing the host",
+    edges: { "src/islands/A.tsx": ["server/static.ts"] },
+    cycles: 0,
+    forbidden: ["server/static.ts"],
+  },
+  {
+    name: "api/ importing the host (server/)",
+    edges: { "api/app.ts": ["server/errors.ts"] },
+    cycles: 0,
+    forbidden: ["server/errors.ts"],
+  },
+  {
+    name: "api/ reaching server.ts through a helper",
+    edges: { "api/app.ts": ["api/lib/x.ts"], "api/lib/x.ts": ["server.ts"] },
+    cycles: 0,
+    forbidden: ["server.ts"],
+  },
+  {
+    name: "db/ importing api/",
+    edges: { "db/client.ts": ["api/lib/config.ts"] },
+    cycles: 0,
+    forbidden: ["api/lib/config.ts"],
+  },
+  {
+    name: "db/ importing the host",
+    edges: { "db/client.ts": ["server/pglite-early.ts"] },
+    cycles: 0,
+    forbidden: ["server/pglite-early.ts"],
+  },
+  {
+    name: "the host importing api/ and db/ (allowed: it composes them)",
+    edges: { "server/host.ts": ["api/app.ts"], "server.ts": ["server/host.ts", "db/client.ts"] },
+    cycles: 0,
+    forbidden: [],
   },
   {
     name: "an island reaching db/ through a store",
@@ -75,7 +111,7 @@ const cases: { name: string; edges: Record<string, string[]>; cycles: number; fo
   },
   {
     name: "a page helper importing api/ (allowed)",
-    edges: { "src/page-data/queries.ts": ["api/context.ts"] },
+    edges: { "src/page-data/queries.ts": ["api/lib/context.ts"] },
     cycles: 0,
     forbidden: [],
   },

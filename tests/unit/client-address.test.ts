@@ -1,11 +1,11 @@
 /**
- * clientAddress (api/client-address.ts): the one function that decides a request's client
+ * clientAddress (api/lib/client-address.ts): the one function that decides a request's client
  * address from X-Forwarded-For, the socket and TRUST_PROXY hops. Forged entries on the left
  * never change the answer; short chains and malformed entries fall back to the socket.
  */
 import { describe, expect, test } from "bun:test";
 import { isValidIP, normalizeIP } from "@better-auth/core/utils/ip";
-import { clientAddress, parseAddress, rateLimitKey } from "../../api/client-address";
+import { clientAddress, parseAddress, rateLimitKey } from "../../api/lib/client-address";
 
 const SOCKET = "10.0.0.2"; // the nearest proxy, as the socket reports it
 

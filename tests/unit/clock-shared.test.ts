@@ -1,15 +1,15 @@
 /**
- * One clock per process: the built pages bundle their own copy of api/clock.ts, and a moved
+ * One clock per process: the built pages bundle their own copy of api/lib/clock.ts, and a moved
  * clock must move theirs too (a server-rendered list on a moved clock used the real date).
  * A second copy of the module stands in for the bundle's.
  */
 import { afterEach, expect, test } from "bun:test";
-import * as clock from "../../api/clock";
+import * as clock from "../../api/lib/clock";
 
 const { freezeClock, resetClock, setClock } = clock;
 
 // A query makes Bun load the file again, as a separate module.
-const copyPath = "../../api/clock.ts?bundled-copy";
+const copyPath = "../../api/lib/clock.ts?bundled-copy";
 const copy = (await import(copyPath)) as typeof clock;
 
 afterEach(() => resetClock());

@@ -1,8 +1,8 @@
-/** parseConfig (api/config.ts): defaults, and a refusal that names the variable at fault. */
+/** parseConfig (api/lib/config.ts): defaults, and a refusal that names the variable at fault. */
 
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { ConfigError, parseConfig } from "../../api/config";
+import { ConfigError, parseConfig } from "../../api/lib/config";
 import { CARD_STORE_BYTES } from "../../api/sharing/card";
 import { ROOT } from "../support/process";
 

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { markDatabaseTrouble, recoverWith, withTroubleDeadline } from "../../src/host/database-trouble";
+import { markDatabaseTrouble, recoverWith, withTroubleDeadline } from "../../server/database-trouble";
 
 afterEach(() => recoverWith(undefined));
 

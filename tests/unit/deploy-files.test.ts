@@ -4,7 +4,7 @@
  * - the systemd unit passes `systemd-analyze verify` and waits longer than the drain plus
  *   the in-flight wait before it kills;
  * - the drain (default and env.example's) is longer than Caddy's health interval;
- * - env.example names every production variable api/config.ts reads, and parses;
+ * - env.example names every production variable api/lib/config.ts reads, and parses;
  * - Caddy's body cap sits a little above the app's largest upload, and its Content-Length
  *   matcher and max_size say the same number; the Caddyfile validates.
  * systemd-analyze and caddy are Debian packages (.ci/run installs both); without them those
@@ -24,8 +24,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { CONFIG_VARIABLES, DEFAULT_DRAIN_SECONDS, parseConfig } from "../../api/config";
-import { FINISH_MS } from "../../src/host/shutdown";
+import { CONFIG_VARIABLES, DEFAULT_DRAIN_SECONDS, parseConfig } from "../../api/lib/config";
+import { FINISH_MS } from "../../server/shutdown";
 import { PROFILE_IMAGE_MAX_BYTES } from "../../src/lib/constants";
 import { packageScripts, ROOT, run, shippedEnv } from "../support/process";
 

@@ -1,12 +1,12 @@
 /**
- * The host's response cache (src/host/cache.ts) on a table of answers a route gives: what is
+ * The host's response cache (server/cache.ts) on a table of answers a route gives: what is
  * kept, what never is, that the keep declaration never reaches a client, and that a change
  * to a tag drops the entry.
  */
 import { describe, expect, test } from "bun:test";
-import { Caches, KEEP_HEADER, kept } from "../../api/cache";
-import type { AppContext, HostEnv } from "../../api/types";
-import { responseCache } from "../../src/host/cache";
+import { Caches, KEEP_HEADER, kept } from "../../api/lib/cache";
+import type { AppContext, HostEnv } from "../../api/lib/types";
+import { responseCache } from "../../server/cache";
 
 const env = { clientAddress: () => undefined } as unknown as HostEnv;
 

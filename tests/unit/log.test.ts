@@ -1,12 +1,12 @@
 /**
- * api/log.ts: request lines are made by hand and kept in memory (issue 17). Each must be
+ * api/lib/log.ts: request lines are made by hand and kept in memory (issue 17). Each must be
  * byte for byte the line the generic logger writes for the same fields, and none may be lost:
  * a process that calls process.exit() at once, or simply ends, has written every line, in
  * order, and a line of any other kind is written after the request lines logged before it.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { requestLine } from "../../api/log";
+import { requestLine } from "../../api/lib/log";
 import { ROOT } from "../support/process";
 
 describe("requestLine", () => {
@@ -36,9 +36,9 @@ describe("requestLine", () => {
 });
 
 describe("no request line is lost", () => {
-  /** Runs a script that logs through api/log.ts; its stdout. */
+  /** Runs a script that logs through api/lib/log.ts; its stdout. */
   async function run(body: string): Promise<{ code: number; lines: string[] }> {
-    const script = `import { log } from ${JSON.stringify(join(ROOT, "api/log.ts"))};\n${body}`;
+    const script = `import { log } from ${JSON.stringify(join(ROOT, "api/lib/log.ts"))};\n${body}`;
     const proc = Bun.spawn([process.execPath, "-e", script], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info" },
@@ -137,7 +137,7 @@ describe("one redaction rule for secrets in paths and queries (issue 45)", () =>
   ];
   for (const [logged, written] of table) {
     test(`${logged} → ${written}`, async () => {
-      const { redactUrl } = await import("../../api/log");
+      const { redactUrl } = await import("../../api/lib/log");
       expect(redactUrl(logged)).toBe(written);
       const line = JSON.parse(requestLine({ method: "GET", path: logged, status: 302, ms: 1, ip: "1.2.3.4" }));
       expect(line.path).toBe(written);
@@ -145,7 +145,7 @@ describe("one redaction rule for secrets in paths and queries (issue 45)", () =>
   }
 
   test("every other log line's URL and path fields follow the same rule", async () => {
-    const script = `import { log } from ${JSON.stringify(join(ROOT, "api/log.ts"))};
+    const script = `import { log } from ${JSON.stringify(join(ROOT, "api/lib/log.ts"))};
       log.warn("statement timeout", { path: "/api/auth/reset-password/${RESET}", url: "https://x.example/a?token=${RESET}", note: "kept ${RESET}" });`;
     const proc = Bun.spawn([process.execPath, "-e", script], {
       cwd: ROOT,

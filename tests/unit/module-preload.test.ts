@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ImportGraph, importGraph, modulesToPreload, withModulePreloads } from "../../src/host/preload";
+import { type ImportGraph, importGraph, modulesToPreload, withModulePreloads } from "../../server/preload";
 
 const graph: ImportGraph = new Map([
   ["/_astro/TodayCard.a.js", ["/_astro/app.b.js", "/_astro/dates.c.js"]],

@@ -1,10 +1,10 @@
 /**
- * isCrossOriginWrite (api/security.ts) for an https site behind a proxy, where the request
+ * isCrossOriginWrite (api/lib/security.ts) for an https site behind a proxy, where the request
  * URL the app sees is http://: what the every-route suite (tests/api/security-sessions.test.ts,
  * an http server) cannot show. Only the exact origin, as a browser writes it, is ours.
  */
 import { describe, expect, test } from "bun:test";
-import { isCrossOriginWrite } from "../../api/security";
+import { isCrossOriginWrite } from "../../api/lib/security";
 
 const SITE = "https://stacktrack.example";
 

@@ -4,7 +4,7 @@
  * URL trick; a test list with `127.0.0.1:port` takes that one port of loopback and nothing more.
  */
 import { describe, expect, test } from "bun:test";
-import { parseConfig } from "../../api/config";
+import { parseConfig } from "../../api/lib/config";
 import { DEFAULT_PUSH_HOSTS, parsePushHosts, pushEndpointAllowed } from "../../src/lib/push-hosts";
 
 const ACCEPTED = [

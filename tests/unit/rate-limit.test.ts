@@ -1,13 +1,13 @@
 /**
- * The rate limits' counting (api/rate-limit.ts) at their exact bounds, on a set clock: the
+ * The rate limits' counting (api/lib/rate-limit.ts) at their exact bounds, on a set clock: the
  * public profile API's limiter allows the 300th request of a window and refuses the 301st,
  * counts each window on its own, and, on a shared database, counts other instances' requests
  * as soon as it has flushed (PGlite in memory: no Postgres server needed).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseConfig } from "../../api/config";
-import { HttpError } from "../../api/http";
-import { allowed, BatchedLimiter, LIMITS, windowOf } from "../../api/rate-limit";
+import { parseConfig } from "../../api/lib/config";
+import { HttpError } from "../../api/lib/http";
+import { allowed, BatchedLimiter, LIMITS, windowOf } from "../../api/lib/rate-limit";
 import { type Database, openDatabase } from "../../db/client";
 
 const LIMIT = LIMITS.publicProfile;

@@ -4,7 +4,7 @@
  * is served, and a clean run is one call.
  */
 import { expect, spyOn, test } from "bun:test";
-import { log } from "../../api/log";
+import { log } from "../../api/lib/log";
 import { everyoneOrEach, reasonOf, todaysIn } from "../../api/reminders/isolate";
 
 const USERS = Array.from({ length: 13 }, (_, i) => `u${i}`);

@@ -5,11 +5,11 @@
  * in development and in production (HSTS).
  */
 import { describe, expect, test } from "bun:test";
-import { Caches, kept } from "../../api/cache";
-import { securityHeaders, withSecurityHeaders } from "../../api/security";
-import type { AppContext, HostEnv } from "../../api/types";
-import { responseCache } from "../../src/host/cache";
-import { type StaticFile, serveStatic } from "../../src/host/static";
+import { Caches, kept } from "../../api/lib/cache";
+import { securityHeaders, withSecurityHeaders } from "../../api/lib/security";
+import type { AppContext, HostEnv } from "../../api/lib/types";
+import { responseCache } from "../../server/cache";
+import { type StaticFile, serveStatic } from "../../server/static";
 
 /** A route's answer, as the host keeps it. */
 interface RouteAnswer {

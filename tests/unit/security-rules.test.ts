@@ -1,5 +1,5 @@
 /**
- * api/security.ts as units: the origin rule for state-changing requests (every method,
+ * api/lib/security.ts as units: the origin rule for state-changing requests (every method,
  * look-alike origins), the fixed security headers and the CSP each kind of response gets.
  * Written to kill the mutants StrykerJS makes of the module (docs/mutation-testing.md): each value the
  * module promises is asserted exactly.
@@ -13,7 +13,7 @@ import {
   STATIC_PAGE_CSP,
   securityHeaders,
   withSecurityHeaders,
-} from "../../api/security";
+} from "../../api/lib/security";
 
 const SITE = "https://stacktrack.example";
 

@@ -1,9 +1,9 @@
 /**
- * api/session-cookie.ts: the session token cookie(s) of a Cookie header, as a table of
+ * api/auth/session-cookie.ts: the session token cookie(s) of a Cookie header, as a table of
  * variants, checked against the rule written as the one-line split/filter it replaced.
  */
 import { describe, expect, test } from "bun:test";
-import { hasSessionCookie, sessionTokenCookie } from "../../api/session-cookie";
+import { hasSessionCookie, sessionTokenCookie } from "../../api/auth/session-cookie";
 
 /** The rule as written before (split, trim, a regex per part). */
 const reference = (header: string | null | undefined): string | null => {

@@ -1,6 +1,6 @@
-/** api/sharp.ts: one sharp for the app, with libvips's operation cache off (nothing kept between operations). */
+/** api/lib/sharp.ts: one sharp for the app, with libvips's operation cache off (nothing kept between operations). */
 import { expect, test } from "bun:test";
-import { loadSharp } from "../../api/sharp";
+import { loadSharp } from "../../api/lib/sharp";
 
 test("the app's sharp keeps no operations, files or memory between calls", async () => {
   const sharp = await loadSharp();

@@ -1,11 +1,11 @@
 /**
- * api/ttl.ts: entries of the caches with a time to live expire at a random moment of its last
+ * api/lib/ttl.ts: entries of the caches with a time to live expire at a random moment of its last
  * quarter, never later, so that what one start fills does not expire, and come back from
  * Postgres, all at once every 5 minutes.
  */
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
-import { Caches, Store } from "../../api/cache";
-import { spreadTtl, TTL_SPREAD } from "../../api/ttl";
+import { Caches, Store } from "../../api/lib/cache";
+import { spreadTtl, TTL_SPREAD } from "../../api/lib/ttl";
 import type { User } from "../../db/schema";
 
 describe("spreadTtl", () => {

@@ -4,11 +4,15 @@
  * from a cold browser: when the first dose checkbox of Today is on screen, and when it can be
  * ticked (its island hydrated). This checkout against BEFORE_DIR, a built checkout of an older
  * commit, measured in the same run, alternately, on one Postgres cluster; medians of RUNS.
- * Method: docs/benchmarks.md "Today on a phone".
+ * Each build is reached as in production: through Caddy with deploy/Caddyfile (HTTPS, HTTP/2,
+ * compression); EDGE=none reaches the app directly (HTTP/1.1, nothing compressed: six
+ * connections at a time and the page's HTML as it is). Method: docs/benchmarks.md "Today on a phone".
  *
  *   git worktree add /tmp/before 08b69c3 && (cd /tmp/before && bun install && bun --bun astro build)
  *   bun --bun astro build && BEFORE_DIR=/tmp/before bun bench/today-mobile.ts
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "@playwright/test";
 import { startPgCluster } from "../tests/support/pg-cluster";
@@ -16,6 +20,8 @@ import { freePort, serverEnv } from "../tests/support/process";
 import { median } from "./lib";
 
 const RUNS = Number(process.env.RUNS ?? 7);
+/** `caddy` (default): through deploy/Caddyfile, as production; `none`: the app's own port. */
+const EDGE = process.env.EDGE ?? "caddy";
 const BEFORE_DIR = process.env.BEFORE_DIR;
 const SECRET = "bench-secret-0123456789-0123456789-0123";
 /** Lighthouse's mobile profile, applied in DevTools (its "devtools" throttling constants). */
@@ -27,31 +33,79 @@ interface Build {
   dir: string;
 }
 
-/** Starts `bun server.ts` of `dir` on its own database; answers its URL and a stop function. */
+/** Answers once `url` says 200, or throws after about a minute. */
+async function healthy(url: string, what: string, exited: () => boolean) {
+  for (let tries = 0; ; tries++) {
+    const ok = await fetch(`${url}/api/health`, { tls: { rejectUnauthorized: false } } as RequestInit).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (tries > 600 || exited()) throw new Error(`${what} did not become healthy`);
+    await Bun.sleep(100);
+  }
+}
+
+/**
+ * Starts `bun server.ts` of `dir` on its own database, and with EDGE=caddy a Caddy of its own
+ * in front (deploy/Caddyfile, its own ports and folders); answers the URL a browser opens and
+ * a stop function.
+ */
 async function start(dir: string, databaseUrl: string) {
   const port = freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const viaCaddy = EDGE === "caddy";
+  const url = viaCaddy ? `https://localhost:${freePort()}` : `http://127.0.0.1:${port}`;
   const proc = Bun.spawn([process.execPath, "server.ts"], {
     cwd: dir,
-    env: serverEnv({ DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: SECRET, PORT: String(port), PUBLIC_ORIGIN: url }),
+    env: serverEnv({
+      DATABASE_URL: databaseUrl,
+      BETTER_AUTH_SECRET: SECRET,
+      PORT: String(port),
+      PUBLIC_ORIGIN: url,
+      ...(viaCaddy ? { TRUST_PROXY: "true" } : {}),
+    }),
     stdin: "ignore",
     stdout: "ignore",
     stderr: "inherit",
   });
-  for (let tries = 0; ; tries++) {
-    const ok = await fetch(`${url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
+  await healthy(`http://127.0.0.1:${port}`, `${dir}: server.ts`, () => proc.exitCode !== null);
+  const stops = [
+    async () => {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  ];
+  if (viaCaddy) {
+    const home = mkdtempSync(join(tmpdir(), "bench-caddy-"));
+    const caddy = Bun.spawn(
+      ["caddy", "run", "--config", join(import.meta.dir, "../deploy/Caddyfile"), "--adapter", "caddyfile"],
+      {
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: home,
+          XDG_DATA_HOME: join(home, "data"),
+          XDG_CONFIG_HOME: join(home, "config"),
+          STACKTRACK_ADDRESS: url,
+          STACKTRACK_UPSTREAMS: `127.0.0.1:${port}`,
+          CADDY_ADMIN: `127.0.0.1:${freePort()}`,
+          CADDY_HTTP_PORT: String(freePort()),
+        },
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "ignore",
+      },
     );
-    if (ok) break;
-    if (tries > 600 || proc.exitCode !== null) throw new Error(`${dir}: server.ts did not become healthy`);
-    await Bun.sleep(100);
+    await healthy(url, "Caddy", () => caddy.exitCode !== null);
+    stops.unshift(async () => {
+      caddy.kill("SIGTERM");
+      await caddy.exited;
+      rmSync(home, { recursive: true, force: true });
+    });
   }
   return {
     url,
     stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
+      for (const stop of stops) await stop();
     },
   };
 }
@@ -59,7 +113,9 @@ async function start(dir: string, databaseUrl: string) {
 /** A user with a username and five supplements due today; answers the session cookie. */
 async function seedUser(origin: string): Promise<string> {
   const headers = { "Content-Type": "application/json", Origin: origin };
+  const tls = { rejectUnauthorized: false }; // Caddy's local CA
   const signUp = await fetch(`${origin}/api/auth/sign-up/email`, {
+    tls,
     method: "POST",
     headers,
     body: JSON.stringify({ email: "phone@bench.example.com", password: "bench correct horse battery", name: "Phone" }),
@@ -71,6 +127,7 @@ async function seedUser(origin: string): Promise<string> {
     .join("; ");
   const send = async (method: string, path: string, body: unknown) => {
     const res = await fetch(`${origin}${path}`, {
+      tls,
       method,
       headers: { ...headers, Cookie: cookie },
       body: JSON.stringify(body),
@@ -112,7 +169,14 @@ const WATCH = `(() => {
 async function measure(origin: string, cookie: string): Promise<{ visible: number; tickable: number }> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+    // Caddy's local CA is not trusted by this browser.
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--ignore-certificate-errors",
+    ],
   });
   try {
     const context = await browser.newContext({
@@ -126,7 +190,13 @@ async function measure(origin: string, cookie: string): Promise<{ visible: numbe
     await context.addCookies(
       cookie.split("; ").map((pair) => {
         const [name, ...value] = pair.split("=");
-        return { name: name as string, value: value.join("="), domain: url.hostname, path: "/" };
+        return {
+          name: name as string,
+          value: value.join("="),
+          domain: url.hostname,
+          path: "/",
+          secure: url.protocol === "https:",
+        };
       }),
     );
     const page = await context.newPage();

@@ -66,8 +66,7 @@ export default function SupplementDialog({ user: initialUser }: { user: CurrentU
     setValues(editing ? fromSupplement(editing) : empty());
     setTrack(scheduleValueOf(editing));
     setIngredients(ingredientsValueOf(editing));
-    setTrackErrors({});
-    setErrors({});
+    for (const clear of [setTrackErrors, setErrors]) clear({});
     setBusy(false);
   }, [open, editing]);
 

@@ -101,3 +101,40 @@ test("+1 over the limit asks first: cancel keeps 1, confirm makes 2 with the war
     await expect(dialog(page)).toHaveCount(0);
   }
 });
+
+test("the server draws the as-needed row, and the page takes it over without an error", async ({ page, baseURL }) => {
+  await signUpWithApi(page.request, baseURL as string);
+  const origin = new URL(baseURL as string).origin;
+  // A zone known: the server draws Today (without one the browser's zone is awaited).
+  expect(
+    (await page.request.put("/api/profile", { data: { timeZone: "UTC" }, headers: { Origin: origin } })).status(),
+  ).toBe(200);
+  const made = await page.request.post("/api/supplements", {
+    data: {
+      name: "Melatonin",
+      quantityType: "Tablet(s)",
+      frequency: "As needed",
+      schedule: null,
+      asNeeded: { maxPerDay: 2, minHoursBetween: null },
+    },
+    headers: { Origin: origin },
+  });
+  expect(made.status()).toBe(201);
+  // In the page's HTML: the row with its count line and +1 (not a placeholder drawn until the code loads).
+  const html = await (await page.request.get("/dashboard")).text();
+  expect(html.includes('aria-label="+1 Melatonin"'), "the +1 button in the HTML").toBe(true);
+  expect(html.includes("0 of 2 today"), "the count line in the HTML").toBe(true);
+  // Drawn in place, not streamed in after a fallback: React's swap is an inline script the CSP
+  // refuses, and the row would stay the fallback (React #419 on hydration).
+  expect(/<template id="B:|\$RC\(/.test(html), "a Suspense boundary streamed after its fallback").toBe(false);
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  await gotoHydrated(page, "/dashboard");
+  await row(page).getByRole("button", { name: "+1 Melatonin" }).click();
+  await expect(row(page).getByTestId("as-needed-count")).toHaveText("1 of 2 today");
+  // No hydration error (React #419: the row thrown away) and no inline script refused by the CSP.
+  expect(errors).toEqual([]);
+});

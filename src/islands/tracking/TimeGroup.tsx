@@ -10,9 +10,12 @@ import type { Row } from "./today-rows";
 import type { useTodayWrites } from "./useTodayWrites";
 import type { useWaitingTicks } from "./useWaitingTicks";
 
-// Loaded only for a stack with an as-needed supplement (the dashboard's 110 KB first load);
-// a server-rendered row stays as the server drew it until then.
-const AsNeededRow = lazy(() => import("./AsNeededRow"));
+// In the browser, loaded only for a stack with an as-needed supplement (the dashboard's 110 KB
+// first load): until it has arrived, React keeps the row the server drew (a Suspense boundary
+// whose server HTML waits to be hydrated). The server draws it at once: a lazy component there
+// would send the fallback, and the browser would throw the row away (React #419) and run an
+// inline script the page's CSP refuses.
+const AsNeededRow = import.meta.env.SSR ? (await import("./AsNeededRow")).default : lazy(() => import("./AsNeededRow"));
 
 export default function TimeGroup({
   time,

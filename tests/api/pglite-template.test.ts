@@ -171,7 +171,17 @@ describe("an empty data directory and the template", () => {
 function treeWithoutTemplate(): string {
   const tree = join(work, "tree");
   mkdirSync(tree);
-  for (const entry of ["server.ts", "api", "db", "src", "dist", "package.json", "tsconfig.json", "bunfig.toml"]) {
+  for (const entry of [
+    "server.ts",
+    "server",
+    "api",
+    "db",
+    "src",
+    "dist",
+    "package.json",
+    "tsconfig.json",
+    "bunfig.toml",
+  ]) {
     cpSync(join(ROOT, entry), join(tree, entry), { recursive: true });
   }
   rmSync(join(tree, "dist/pglite-template"), { recursive: true, force: true });

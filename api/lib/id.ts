@@ -30,8 +30,11 @@ export function parseIdParam(raw: string, field: string, invalid: string, missin
   return read.data;
 }
 
-/** The id a segment names, or null: for answers that are the same 404 whatever is wrong (`/go/{id}`). */
+/**
+ * The id a segment names in its one spelling (no leading zero), or null: for a public link whose
+ * every bad form is the same 404 (`/go/{id}`: `/go/01` is not `/go/1`).
+ */
 export function idOrNull(raw: string): number | null {
   const read = idParam.safeParse(raw);
-  return read.success && inRange(read.data) ? read.data : null;
+  return read.success && inRange(read.data) && String(read.data) === raw ? read.data : null;
 }

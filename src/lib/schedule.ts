@@ -146,7 +146,7 @@ export interface TodayAsNeeded {
   /** The last dose broke a limit (`That is more than your limit of 3 a day`, `Your next dose was due after 14:30`). */
   warning?: string;
   /** The supplement's limits, when it has any (src/lib/as-needed.ts). */
-  limits?: import("./as-needed").AsNeededLimits;
+  limits?: import("./as-needed-input").AsNeededLimits;
 }
 export interface TodayJson {
   date: string;

@@ -71,7 +71,7 @@ export interface Supplement {
   schedule?: import("./schedule").Schedule | null;
   doseAmount?: number | null;
   /** Issue 48: an as-needed supplement's limits (src/lib/as-needed.ts); null: none. Private. */
-  asNeeded?: import("./as-needed").AsNeededLimits | null;
+  asNeeded?: import("./as-needed-input").AsNeededLimits | null;
   /** Issue 48: where the schedule stands on the user's today; null for as needed (src/lib/due.ts). */
   status?: import("./due").ScheduleStatus | null;
   /** Issue 47: private; units of quantityType per serving, and what a serving holds. */

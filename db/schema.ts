@@ -568,3 +568,23 @@ export const appKeys = pgTable("app_keys", {
   value: text("value").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A user's calendar feed (issue 50 §1, api/calendar/): at most one. Its address holds a token
+ * derived from the feed's random id and the server's secret (api/calendar/token.ts), so that
+ * the settings can show it again; the database keeps only the token's SHA-256, to find the feed
+ * by. Off keeps the row (and `hide_names`); turning it on again or a reset gives a new id, so
+ * an old address never answers again. `fetches` since `window_start`: at most 60 an hour.
+ */
+export const calendarFeeds = pgTable("calendar_feeds", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  feedId: text("feed_id").notNull(),
+  tokenHash: text("token_hash").notNull().unique(),
+  enabled: boolean("enabled").notNull().default(true),
+  hideNames: boolean("hide_names").notNull().default(false),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull().defaultNow(),
+  fetches: integer("fetches").notNull().default(0),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

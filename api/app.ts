@@ -11,6 +11,7 @@ import { userRoutes } from "./account/user";
 import { CLIENT_IP_HEADER, getSessionUser } from "./auth/auth";
 import { servedAuthPath } from "./auth/paths";
 import { billingRoutes } from "./billing/routes";
+import { calendarRoutes } from "./calendar/routes";
 import { imageRoutes, uploadRoutes } from "./images/routes";
 import { ingredientRoutes } from "./ingredients/routes";
 import { goRoutes } from "./insights/go";
@@ -201,6 +202,7 @@ export function createApp(ctx: AppContext) {
   api.route("/", accountRoutes);
   api.route("/", reminderRoutes);
   api.route("/", pushRoutes);
+  api.route("/", calendarRoutes);
   app.route("/api", api);
   // Issue 14: public 'View Product' redirects (server.ts answers their 404 with the 404 page).
   app.route("/go", goRoutes);

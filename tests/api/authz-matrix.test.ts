@@ -354,6 +354,19 @@ const ROWS: Row[] = [
     }),
     expect: { out: 401, other: 404, free: 204, premium: 204, noname: 204 },
   },
+  // The calendar feed's settings (issue 50): the signed-in user's own; a reset while off is 409.
+  { route: "GET /api/calendar", call: () => ({ method: "GET", path: "/api/calendar" }), expect: signedIn(401, 200) },
+  {
+    route: "PUT /api/calendar",
+    call: () => ({ method: "PUT", path: "/api/calendar", body: { hideNames: true } }),
+    expect: signedIn(401, 200),
+  },
+  {
+    route: "POST /api/calendar/reset",
+    what: "the feed is off",
+    call: () => ({ method: "POST", path: "/api/calendar/reset", body: {} }),
+    expect: signedIn(401, 409),
+  },
   // Reminders (issue 39): the signed-in user's own; the unsubscribe link needs its signature.
   { route: "GET /api/reminders", call: () => ({ method: "GET", path: "/api/reminders" }), expect: signedIn(401, 200) },
   {

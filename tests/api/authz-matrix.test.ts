@@ -367,6 +367,12 @@ const ROWS: Row[] = [
     call: () => ({ method: "POST", path: "/api/calendar/reset", body: {} }),
     expect: signedIn(401, 409),
   },
+  {
+    route: "GET /api/calendar/:file{[^/]+\\.ics}",
+    what: "an address no feed has: 404 for everyone, signed in or not (the token is the key)",
+    call: () => ({ method: "GET", path: `/api/calendar/${"A".repeat(43)}.ics` }),
+    expect: { out: 404, other: 404, free: 404, premium: 404, noname: 404 },
+  },
   // Reminders (issue 39): the signed-in user's own; the unsubscribe link needs its signature.
   { route: "GET /api/reminders", call: () => ({ method: "GET", path: "/api/reminders" }), expect: signedIn(401, 200) },
   {

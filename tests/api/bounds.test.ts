@@ -371,6 +371,8 @@ const FIXED: Record<string, string> = {
   "GET /api/billing": "one user's subscription",
   "POST /api/stripe/webhook": "one signed event; bodies at most MAX_BODY_BYTES",
   "GET /api/calendar": "one user's feed row",
+  "GET /api/calendar/:file{[^/]+\\.ics}":
+    "one feed: 38 days of one user's doses (at most 200 supplements), 60 fetches an hour",
   "PUT /api/calendar": "two switches (a strict schema); one user's feed row",
   "POST /api/calendar/reset": "one user's feed row",
   "GET /api/account": "one user's sign-in methods",

@@ -4,6 +4,7 @@
  * the field with nothing written; signed out 401. The addresses are the user's own.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import ICAL from "ical.js";
 import { FEED_TOKEN_PATTERN } from "../../api/calendar/token";
 import type { CalendarJson } from "../../src/lib/calendar";
 import { startApi, type TestApi } from "../support/server";
@@ -90,5 +91,69 @@ describe("the calendar feed's settings", () => {
     ["POST", "/api/calendar/reset"],
   ])("signed out, %s %s: 401", async (method, path) => {
     expect((await call(null, method, path, method === "PUT" ? { enabled: true } : undefined)).status).toBe(401);
+  });
+});
+
+describe("the feed", () => {
+  const ics = (url: string | null, headers: Record<string, string> = {}) =>
+    api.fetch(new URL(url as string).pathname, { headers });
+  test("no cookie needed: the user's doses as events a parser reads; reset, off and unknown addresses are 404", async () => {
+    const user = await createUser(api, { username: uniqueName("feed") });
+    const put = await call(user, "PUT", "/api/profile", { timeZone: "Europe/Berlin" });
+    expect(put.status).toBe(200);
+    for (const body of [
+      { name: "Vitamin D3, 1000 IU", doseAmount: 2, schedule: { times: ["morning"], days: [1, 2, 3, 4, 5, 6, 7] } },
+      { name: "Magnesium", schedule: { times: ["anytime"], days: [1, 2, 3, 4, 5, 6, 7] } },
+    ]) {
+      const made = await call(user, "POST", "/api/supplements", {
+        quantityType: "Capsule(s)",
+        frequency: "Daily",
+        ...body,
+      });
+      expect(made.status).toBe(201);
+    }
+    const on = await json(await call(user, "PUT", "/api/calendar", { enabled: true }));
+    const res = await ics(on.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+    const text = await res.text();
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    const events = calendar.getAllSubcomponents("vevent").map((v) => new ICAL.Event(v));
+    // Added today: due from today on, 30 days ahead; the morning and any-time doses in one event.
+    expect(events.length).toBe(31);
+    expect(events[0]?.summary).toBe("Morning: Vitamin D3, 1000 IU, Magnesium");
+    expect(events[0]?.description).toBe("Vitamin D3, 1000 IU, 2 capsules\nMagnesium");
+    expect(new Set(events.map((e) => e.uid)).size).toBe(31);
+
+    const reset = await json(await call(user, "POST", "/api/calendar/reset"));
+    expect((await ics(on.url)).status).toBe(404);
+    expect((await ics(reset.url)).status).toBe(200);
+    await call(user, "PUT", "/api/calendar", { enabled: false });
+    expect((await ics(reset.url)).status).toBe(404);
+    expect((await api.fetch(`/api/calendar/${"A".repeat(43)}.ics`)).status).toBe(404);
+    expect((await api.fetch("/api/calendar/short.ics")).status).toBe(404);
+  });
+
+  test("names hidden: the feed says how many, never which", async () => {
+    const user = await createUser(api, { username: uniqueName("feed") });
+    await call(user, "POST", "/api/supplements", {
+      name: "Ashwagandha",
+      quantityType: "Capsule(s)",
+      frequency: "Daily",
+      schedule: { times: ["evening"], days: [1, 2, 3, 4, 5, 6, 7] },
+    });
+    const on = await json(await call(user, "PUT", "/api/calendar", { enabled: true, hideNames: true }));
+    const text = await (await ics(on.url)).text();
+    expect(text).not.toContain("Ashwagandha");
+    expect(text).toContain("SUMMARY:Evening: 1 supplement");
+  });
+
+  test("at most 60 fetches an hour: the 61st is 429", async () => {
+    const user = await createUser(api, { username: uniqueName("feed") });
+    const on = await json(await call(user, "PUT", "/api/calendar", { enabled: true }));
+    for (let i = 0; i < 60; i++) expect((await ics(on.url)).status).toBe(200);
+    const over = await ics(on.url);
+    expect(over.status).toBe(429);
+    expect(typeof (await over.json()).message).toBe("string");
   });
 });

@@ -47,6 +47,8 @@ const APP_ROUTES: Record<string, Cost> = {
   "GET /api/reminders/unsubscribe": "none: a confirmation page",
   "POST /api/reminders/unsubscribe": "none: turns e-mail reminders off (a signed link)",
   "GET /api/calendar": "none: reads",
+  "GET /api/calendar/:file{[^/]+\\.ics}":
+    "none: its own limit, 60 fetches an hour per feed, counted in the feed's row (api/calendar/feed.ts)",
   "PUT /api/calendar": "none: writes one row",
   "POST /api/calendar/reset": "none: writes one row (a new address)",
   "GET /api/push/key": "none: reads",

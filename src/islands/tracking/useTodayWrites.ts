@@ -29,20 +29,25 @@ export function useTodayWrites(
 ) {
   const [takenGroup, setTakenGroup] = useState<TakenGroup | null>(null);
 
-  async function write(row: Row, status: IntakeStatus | null) {
-    // The row's own day, never 'now' nor what the card may show by the time this is sent.
-    const { date } = row;
-    store.lay(date, rows as Row[], new Set([row.key]), status);
+  /** One row's change, waiting like a tick until the server has it (a Take all ends its Undo). */
+  function send(row: Row, change: { status: IntakeStatus | null; count?: number }) {
     setTakenGroup(null);
-    await ticks.send({
-      key: changeKey({ date, supplementId: row.supplementId, time: row.time }),
+    const { date, supplementId, time } = row;
+    return ticks.send({
+      key: changeKey({ date, supplementId, time }),
       userId,
       date,
-      supplementId: row.supplementId,
-      time: row.time,
-      status,
+      supplementId,
+      time,
+      ...change,
       tickedAt: new Date().toISOString(),
     });
+  }
+
+  async function write(row: Row, status: IntakeStatus | null) {
+    // The row's own day, never 'now' nor what the card may show by the time this is sent.
+    store.lay(row.date, rows as Row[], new Set([row.key]), status);
+    await send(row, { status });
   }
 
   /**
@@ -50,21 +55,9 @@ export function useTodayWrites(
    * waiting like a tick (the change carries the count).
    */
   async function writeCount(row: Row) {
-    const { date } = row;
     const count = row.count ?? 0;
-    const now = Date.now();
-    store.layRow(date, rows as Row[], row);
-    setTakenGroup(null);
-    await ticks.send({
-      key: changeKey({ date, supplementId: row.supplementId, time: row.time }),
-      userId,
-      date,
-      supplementId: row.supplementId,
-      time: row.time,
-      status: count > 0 ? "taken" : null,
-      count,
-      tickedAt: new Date(now).toISOString(),
-    });
+    store.layRow(row.date, rows as Row[], row);
+    await send(row, { status: count > 0 ? "taken" : null, count });
   }
 
   /** Take all (status 'taken') or its undo (null): one request for `keys`, optimistic. */

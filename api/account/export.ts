@@ -9,7 +9,15 @@
  */
 import { and, asc, eq, getTableColumns, gt } from "drizzle-orm";
 import { type Db, inOneSnapshot } from "../../db/client";
-import { accounts, sessions, supplementDailyClicks, supplements, type User, users } from "../../db/schema";
+import {
+  accounts,
+  calendarFeeds,
+  sessions,
+  supplementDailyClicks,
+  supplements,
+  type User,
+  users,
+} from "../../db/schema";
 import { EXPORT_FORMAT } from "../../src/lib/account";
 import { ingredientJson, type StoredIngredient } from "../../src/lib/ingredients";
 import { deviceName } from "../../src/lib/user-agent";
@@ -156,6 +164,18 @@ const stockSection: SectionBuilder = async ({ user, db }) =>
     .map((s) => ({ supplementId: s.id, name: s.name, ...s.stock }));
 
 /**
+ * Issue 50 §1: whether the calendar feed is on and hides names. Not its address: that is a key
+ * (whoever has it reads the feed), and an export file is often kept or passed on.
+ */
+const calendarSection: SectionBuilder = async ({ user, db }) => {
+  const [row] = await db
+    .select({ enabled: calendarFeeds.enabled, hideNames: calendarFeeds.hideNames, createdAt: calendarFeeds.createdAt })
+    .from(calendarFeeds)
+    .where(eq(calendarFeeds.userId, user.id));
+  return row ? { enabled: row.enabled, hideNames: row.hideNames, since: row.createdAt.toISOString() } : null;
+};
+
+/**
  * The document's sections, in order. Add a feature's data here: `[name, builder]`; the
  * builder reads what that feature stores for `user.id` (an empty list or null when none).
  */
@@ -170,6 +190,7 @@ export const EXPORT_SECTIONS: [string, SectionBuilder][] = [
   ["socialCards", socialCardsSection],
   ["reminders", ({ user, db }) => exportReminders(db, user.id)],
   ["stock", stockSection],
+  ["calendar", calendarSection],
 ];
 
 export interface ExportDocument {

@@ -7,6 +7,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { calendarFeeds } from "../../db/schema";
 import type { CalendarJson } from "../../src/lib/calendar";
+import { now } from "../lib/clock";
 import { feedToken, feedTokenHash, feedUrls, newFeedId } from "./token";
 
 export interface FeedKeys {
@@ -28,11 +29,23 @@ function jsonOf(row: FeedRow | undefined, keys: FeedKeys): CalendarJson {
 /** A new feed id and the hash of its token: a new address. */
 function freshAddress(secret: string) {
   const feedId = newFeedId();
-  return { feedId, tokenHash: feedTokenHash(feedToken(secret, feedId)), fetches: 0, windowStart: new Date() };
+  return { feedId, tokenHash: feedTokenHash(feedToken(secret, feedId)), fetches: 0, windowStart: now() };
 }
 
 export async function readCalendar(db: Db, userId: string, keys: FeedKeys): Promise<CalendarJson> {
   const [row] = await db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, userId)).limit(1);
+  // The server's secret changed since the address was made: the old address stopped working
+  // (its hash no longer matches), so the feed's token is made again under the new secret and
+  // the address shown is one that works.
+  const tokenHash = row?.enabled ? feedTokenHash(feedToken(keys.secret, row.feedId)) : null;
+  if (row && tokenHash && tokenHash !== row.tokenHash) {
+    const [rekeyed] = await db
+      .update(calendarFeeds)
+      .set({ tokenHash })
+      .where(and(eq(calendarFeeds.userId, userId), eq(calendarFeeds.feedId, row.feedId)))
+      .returning();
+    return jsonOf(rekeyed, keys);
+  }
   return jsonOf(row, keys);
 }
 

@@ -95,6 +95,7 @@ describe("the document", () => {
       "socialCards",
       "reminders",
       "stock",
+      "calendar",
     ]);
     expect(doc.format).toBe(EXPORT_FORMAT);
     expect(doc.exportedAt).toBe("2031-02-03T04:05:06.007Z");

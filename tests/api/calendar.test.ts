@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import ICAL from "ical.js";
+import { readCalendar } from "../../api/calendar/settings";
 import { FEED_TOKEN_PATTERN } from "../../api/calendar/token";
 import type { CalendarJson } from "../../src/lib/calendar";
 import { startApi, type TestApi } from "../support/server";
@@ -83,6 +84,39 @@ describe("the calendar feed's settings", () => {
       url: null,
       hideNames: false,
     });
+  });
+
+  test("after the server's secret changes, Settings shows an address that works; the old one is 404", async () => {
+    const user = await createUser(api, { username: uniqueName("cal") });
+    const db = api.ctx.database.db;
+    const secret = api.ctx.config.authSecret;
+    const on = await json(await call(user, "PUT", "/api/calendar", { enabled: true }));
+    const feed = (url: string | null) => api.fetch(new URL(url as string).pathname);
+    expect((await feed(on.url)).status).toBe(200);
+    // As if the server came back with another secret: the address shown is a new one, and it works.
+    const rotated = await readCalendar(db, user.id, { origin: api.url, secret: `${secret}-rotated` });
+    expect(rotated).toMatchObject({ enabled: true, hideNames: false });
+    expect(rotated.url).not.toBe(on.url);
+    expect((await feed(rotated.url)).status).toBe(200);
+    expect((await feed(on.url)).status).toBe(404);
+    // Read again under the same secret: the same address, not a new one each time.
+    expect(await readCalendar(db, user.id, { origin: api.url, secret: `${secret}-rotated` })).toEqual(rotated);
+    // And back under the server's own secret (as the HTTP call reads it): the first address works again.
+    expect(await json(await call(user, "GET", "/api/calendar"))).toEqual(on);
+    expect((await feed(on.url)).status).toBe(200);
+  });
+
+  test("the account export says whether the feed is on and hides names, never its address", async () => {
+    const user = await createUser(api, { username: uniqueName("cal") });
+    const before = (await (await call(user, "GET", "/api/account/export")).json()) as { calendar: unknown };
+    expect(before.calendar).toBeNull();
+    const on = await json(await call(user, "PUT", "/api/calendar", { enabled: true, hideNames: true }));
+    const res = await call(user, "GET", "/api/account/export");
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const doc = JSON.parse(text) as { calendar: Record<string, unknown> };
+    expect(doc.calendar).toEqual({ enabled: true, hideNames: true, since: expect.any(String) });
+    expect(text).not.toContain(tokenOf(on.url));
   });
 
   test.each([

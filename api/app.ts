@@ -35,6 +35,7 @@ import { checkUserFieldWrites, USER_FIELD_WRITES } from "./profile/user-fields";
 import { pushRoutes } from "./reminders/push";
 import { reminderRoutes } from "./reminders/routes";
 import { UNSUBSCRIBE_PATH } from "./reminders/unsubscribe";
+import { reportRoutes } from "./report/routes";
 import { cardRoutes } from "./sharing/card";
 import { qrRoutes } from "./sharing/qr";
 import { supplementRoutes } from "./supplements/routes";
@@ -203,6 +204,7 @@ export function createApp(ctx: AppContext) {
   api.route("/", reminderRoutes);
   api.route("/", pushRoutes);
   api.route("/", calendarRoutes);
+  api.route("/", reportRoutes);
   app.route("/api", api);
   // Issue 14: public 'View Product' redirects (server.ts answers their 404 with the 404 page).
   app.route("/go", goRoutes);

@@ -319,6 +319,13 @@ const ROWS: Row[] = [
   // Tracking (issue 19): private to the owner. A real server, so the real today (UTC: no zone set).
   { route: "GET /api/today", call: () => ({ method: "GET", path: "/api/today" }), expect: signedIn(401, 200) },
   { route: "GET /api/history", call: () => ({ method: "GET", path: "/api/history" }), expect: signedIn(401, 200) },
+  // The report for the doctor (issue 50 §2): the signed-in user's own.
+  { route: "GET /api/report", call: () => ({ method: "GET", path: "/api/report" }), expect: signedIn(401, 200) },
+  {
+    route: "GET /api/report.csv",
+    call: () => ({ method: "GET", path: "/api/report.csv" }),
+    expect: signedIn(401, 200),
+  },
   // Issue 47: the nutrient table is public; the day's totals are the owner's only.
   { route: "GET /api/nutrients", call: () => ({ method: "GET", path: "/api/nutrients" }), expect: signedIn(200, 200) },
   {
@@ -723,7 +730,7 @@ const ROWS: Row[] = [
     call: () => ({ method: "GET", path: "/auth/reset-password?token=abc" }),
     expect: all(200),
   },
-  ...(["billing", "subscribe", "profile/edit", "settings"] as const).map(
+  ...(["billing", "subscribe", "profile/edit", "settings", "report"] as const).map(
     (name): Row => ({
       route: `page ${name}.astro`,
       call: () => ({ method: "GET", path: `/${name}` }),
@@ -876,7 +883,11 @@ describe.skipIf(skipWithoutBuild("authz-matrix.test.ts: authorization matrix (bu
             // Issue 39: the e-mail's unsubscribe link is opened by people (and mail providers): a page;
             // so is the address confirmation link (issue 45).
             const page = /^\/api\/reminders\/(unsubscribe|confirm)\b/.test(call.path);
-            expect(res.headers.get("content-type") ?? "", where).toContain(page ? "text/html" : "application/json");
+            // The report's CSV (issue 50 §2) is a download; its errors are JSON like any other.
+            const csv = call.path.startsWith("/api/report.csv") && res.status === 200;
+            expect(res.headers.get("content-type") ?? "", where).toContain(
+              page ? "text/html" : csv ? "text/csv" : "application/json",
+            );
           }
           // Nothing private of an owner reaches anyone else.
           for (const owner of ["free", "premium"] as const) {

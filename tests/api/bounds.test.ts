@@ -19,6 +19,7 @@ import {
   USERNAME_MAX,
 } from "../../src/lib/constants";
 import { addDays } from "../../src/lib/dates";
+import { REPORT_MAX_DAYS, REPORT_MAX_IDS } from "../../src/lib/report";
 import { BATCH_MAX, EDITABLE_DAYS, HISTORY_MAX_DAYS } from "../../src/lib/schedule";
 import { PACKS_MAX, REFILLS_MAX, STOCK_MAX } from "../../src/lib/stock";
 import { migratedDatabase } from "../support/pglite-template";
@@ -70,6 +71,29 @@ const BOUNDS: Bound[] = [
       { what: `${HISTORY_MAX_DAYS} days`, path: history(back(HISTORY_MAX_DAYS - 1), TODAY), status: 200 },
     ],
   },
+  ...(["GET /api/report", "GET /api/report.csv"] as const).map((route) => {
+    const path = route.slice(4);
+    const report = (query: string) => `${path}?${query}`;
+    return {
+      route,
+      parameter: "from, to, supplements",
+      bound: `${REPORT_MAX_DAYS} days, none before ${HISTORY_FLOOR}, none after today; at most ${REPORT_MAX_IDS} ids, each the user's own`,
+      over: [
+        { what: "year 1", path: report("from=0001-01-01&to=0001-12-31"), status: 400 },
+        { what: `${REPORT_MAX_DAYS + 1} days`, path: report(`from=${back(REPORT_MAX_DAYS)}&to=${TODAY}`), status: 400 },
+        { what: "to after today", path: report(`from=${TODAY}&to=${back(-1)}`), status: 400 },
+        {
+          what: `${REPORT_MAX_IDS + 1} ids`,
+          path: report(`supplements=${Array.from({ length: REPORT_MAX_IDS + 1 }, (_, i) => i + 1).join(",")}`),
+          status: 400,
+        },
+        { what: "a 10,000-digit id", path: report(`supplements=${"9".repeat(10_000)}`), status: 400 },
+      ],
+      within: [
+        { what: `${REPORT_MAX_DAYS} days`, path: report(`from=${back(REPORT_MAX_DAYS - 1)}&to=${TODAY}`), status: 200 },
+      ],
+    };
+  }),
   {
     route: "GET /api/stack/totals",
     parameter: "date",

@@ -60,6 +60,8 @@ const APP_ROUTES: Record<string, Cost> = {
   "PUT /api/intakes/:date/:supplementId/:time": "none: writes",
   "DELETE /api/intakes/:date/:supplementId/:time": "none: writes",
   "GET /api/history": "none: reads",
+  "GET /api/report": "none: reads (at most 366 days of the user's own doses)",
+  "GET /api/report.csv": "none: reads (at most 366 days of the user's own doses)",
   "POST /api/upload/profile-image": "none: an upload (its own limit)",
   "POST /api/get-or-create-subscription": "none: Stripe",
   "POST /api/cancel-subscription": "none: Stripe",

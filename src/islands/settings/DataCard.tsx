@@ -18,6 +18,13 @@ export default function DataCard() {
           Download CSV
         </a>
       </div>
+      <p className="mt-4 text-sm text-slate-700">
+        For a doctor or pharmacist:{" "}
+        <a href="/report" className="font-medium text-brand-800 underline">
+          Report for your doctor
+        </a>
+        , what you took on which days, to print or save as a PDF.
+      </p>
     </SettingsCard>
   );
 }

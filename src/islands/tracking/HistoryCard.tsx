@@ -212,6 +212,11 @@ export default function HistoryCard({ user: initialUser }: { user: CurrentUser }
               </div>
             ))}
           </dl>
+          <p className="mt-3 text-sm" data-print="hide">
+            <a href="/report" className="font-medium text-brand-800 underline">
+              Report for your doctor
+            </a>
+          </p>
         </>
       )}
     </section>

@@ -12,6 +12,7 @@ import { CLIENT_IP_HEADER, getSessionUser } from "./auth/auth";
 import { servedAuthPath } from "./auth/paths";
 import { billingRoutes } from "./billing/routes";
 import { calendarRoutes } from "./calendar/routes";
+import { copyRoutes } from "./copies/routes";
 import { imageRoutes, uploadRoutes } from "./images/routes";
 import { ingredientRoutes } from "./ingredients/routes";
 import { goRoutes } from "./insights/go";
@@ -205,6 +206,7 @@ export function createApp(ctx: AppContext) {
   api.route("/", pushRoutes);
   api.route("/", calendarRoutes);
   api.route("/", reportRoutes);
+  api.route("/", copyRoutes);
   app.route("/api", api);
   // Issue 14: public 'View Product' redirects (server.ts answers their 404 with the 404 page).
   app.route("/go", goRoutes);
@@ -219,7 +221,10 @@ export function createApp(ctx: AppContext) {
   app.onError((error, c) => {
     if (error instanceof HttpError) {
       for (const [k, v] of Object.entries(error.headers ?? {})) c.header(k, v);
-      return c.json({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.status);
+      return c.json(
+        { message: error.message, ...(error.errors ? { errors: error.errors } : {}), ...error.details },
+        error.status,
+      );
     }
     if (isStatementTimeout(error)) {
       log.warn("statement timeout", { requestId: c.get("requestId"), path: c.req.path, ...errorFields(error) });

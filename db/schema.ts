@@ -71,6 +71,8 @@ export const users = pgTable(
     timeZone: text("time_zone"),
     /** Whether the public profile shows when they take things (issue 19). */
     showSchedule: boolean("show_schedule").notNull().default(false),
+    /** Issue 50 §3: visitors may copy the public list into their own ('Copy this stack'). */
+    allowCopies: boolean("allow_copies").notNull().default(true),
     ...timestamps,
   },
   (t) => [
@@ -178,12 +180,22 @@ export const supplements = pgTable(
     stockRefills: jsonb("stock_refills").$type<StockRefill[]>().notNull().default([]),
     /** When the refill reminder of the current run-out was planned (none again until a refill or recount). */
     refillRemindedAt: timestamp("refill_reminded_at", { withTimezone: true }),
+    /**
+     * Issue 50 §3: a copy's source ('From @alice's stack'): the owner (null once they delete their
+     * account) and their supplement's id (no key: it may be deleted and restored, or gone).
+     */
+    sourceUserId: text("source_user_id").references(() => users.id, { onDelete: "set null" }),
+    sourceSupplementId: integer("source_supplement_id"),
     ...timestamps,
   },
   // On user_id alone: sort_order and updated_at are in no index, so a reorder's updates
   // can be HOT (no index entries written; the table keeps free space per page, migration
   // 0003). A user's at most 200 rows are sorted in memory.
-  (t) => [index("supplements_user_id_idx").on(t.userId)],
+  (t) => [
+    index("supplements_user_id_idx").on(t.userId),
+    // Deleting an account sets its copies' source to null: found by this, not a scan.
+    index("supplements_source_user_id_idx").on(t.sourceUserId).where(sql`${t.sourceUserId} is not null`),
+  ],
 );
 
 /** Profile images, re-encoded to WebP, kept in Postgres so every instance can serve them. */
@@ -239,6 +251,19 @@ export const supplementDailyClicks = pgTable(
     clicks: integer("clicks").notNull().default(0),
   },
   (t) => [primaryKey({ name: "supplement_daily_clicks_pk", columns: [t.supplementId, t.day] })],
+);
+
+/** Issue 50 §3: copies made of a supplement per UTC day; who copied is not stored. */
+export const supplementDailyCopies = pgTable(
+  "supplement_daily_copies",
+  {
+    supplementId: integer("supplement_id")
+      .notNull()
+      .references(() => supplements.id, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    copies: integer("copies").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "supplement_daily_copies_pk", columns: [t.supplementId, t.day] })],
 );
 
 /** The random salt of each UTC day, shared by every instance; deleted after 2 days. */

@@ -6,7 +6,7 @@
 import { and, asc, between, eq, isNotNull } from "drizzle-orm";
 import { Hono } from "hono";
 import { inOneSnapshot } from "../../db/client";
-import { supplementDailyClicks as clicks, supplements } from "../../db/schema";
+import { supplementDailyClicks as clicks, supplementDailyCopies as copied, supplements } from "../../db/schema";
 import { addDays, INSIGHTS_DAYS_MESSAGE, type InsightsAnswer, type InsightsDay, utcDate } from "../../src/lib/insights";
 import { insightsQuerySchema } from "../../src/lib/validation";
 import { now } from "../lib/clock";
@@ -29,7 +29,7 @@ export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
     days.set(date, { date, views: 0, visitors: 0, clicks: 0 });
   }
   // One snapshot: a flush or the day's adding up between two reads would split a day's figures.
-  const [dayRows, clickRows] = await inOneSnapshot(
+  const [dayRows, clickRows, copyRows] = await inOneSnapshot(
     c.get("ctx").database.db,
     async (db) =>
       [
@@ -42,6 +42,12 @@ export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
               .where(and(eq(supplements.userId, user.id), isNotNull(supplements.affiliateLink)))
               .orderBy(asc(supplements.sortOrder), asc(supplements.id))
           : [],
+        await db
+          .select({ id: supplements.id, name: supplements.name, day: copied.day, copies: copied.copies })
+          .from(copied)
+          .innerJoin(supplements, eq(supplements.id, copied.supplementId))
+          .where(and(eq(supplements.userId, user.id), between(copied.day, from, to)))
+          .orderBy(asc(supplements.sortOrder), asc(supplements.id)),
       ] as const,
   );
   for (const row of dayRows) if (days.has(row.date)) days.set(row.date, { ...row, clicks: 0 });
@@ -64,5 +70,21 @@ export const insightsRoutes = new Hono<AppEnv>().get("/insights", async (c) => {
   const list = [...days.values()];
   const sum = (key: "views" | "visitors" | "clicks") => list.reduce((n, d) => n + d[key], 0);
   const totals = { views: sum("views"), visitors: sum("visitors"), clicks: sum("clicks") };
-  return c.json<InsightsAnswer>({ from, to, totals, days: list, links });
+  // Issue 50 §3: copies, per day and per supplement.
+  const copyDays = new Map(list.map((d) => [d.date, { date: d.date, copies: 0 }]));
+  const copiedById = new Map<number, InsightsAnswer["copies"]["supplements"][number]>();
+  for (const row of copyRows) {
+    const entry = copiedById.get(row.id) ?? { supplementId: row.id, name: row.name, copies: 0 };
+    entry.copies += row.copies;
+    copiedById.set(row.id, entry);
+    const day = copyDays.get(row.day);
+    if (day) day.copies += row.copies;
+  }
+  const copyList = [...copyDays.values()];
+  const copies = {
+    total: copyList.reduce((n, d) => n + d.copies, 0),
+    days: copyList,
+    supplements: [...copiedById.values()],
+  };
+  return c.json<InsightsAnswer>({ from, to, totals, days: list, links, copies });
 });

@@ -9,6 +9,8 @@ export class HttpError extends Error {
     message: string,
     readonly errors?: Record<string, string[]>,
     readonly headers?: Record<string, string>,
+    /** More fields of the answer's JSON (a 409's `fits`). */
+    readonly details?: Record<string, string | number>,
   ) {
     super(message);
     this.name = "HttpError";

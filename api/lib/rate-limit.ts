@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Database, Db } from "../../db/client";
 import { rateLimits, users } from "../../db/schema";
+import { COPIES_PER_HOUR } from "../../src/lib/copies";
 import { COMMON_MESSAGES } from "../../src/lib/messages";
 import { TEST_REMINDERS_PER_HOUR } from "../../src/lib/reminders";
 import { rateLimitKey } from "./client-address";
@@ -52,6 +53,8 @@ export const LIMITS = {
   reminderMailToRecipient: { max: 18, windowSeconds: 86_400 },
   /** ...and everything else to one address: resets, e-mail changes, confirmations, refills, tests. */
   mailToRecipientDaily: { max: 20, windowSeconds: 86_400 },
+  /** POST /api/copies (issue 50 §3): each request adds up to 200 rows to the account. */
+  copies: { max: COPIES_PER_HOUR, windowSeconds: 3600 },
   /** Any other served /api/auth/* call (OAuth start and callback, the reset link). */
   authFromAddress: { max: 100, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
@@ -99,6 +102,8 @@ export const ROUTE_LIMITS: Record<string, readonly (readonly [LimitDimension, Bu
   "GET /api/account/email/confirm": [["address", "mailFromAddress"]],
   /** Issue 39: a test reminder sends a push and/or an e-mail to the account's own address. */
   "POST /api/reminders/test": [["account", "reminderTest"]],
+  /** Issue 50 §3: copies of another's stack, 30 requests an hour per account. */
+  "POST /api/copies": [["account", "copies"]],
 };
 
 /** A recipient's (or an unknown account's) key: a hash of the lower-cased address, never the address. */

@@ -22,6 +22,8 @@ export function toPublicUser(user: User): PublicUser {
 /** A profile as found: the wire answer, plus the owner's id for the cache's bookkeeping (never serialised). */
 export type FoundProfile = PublicProfile & {
   userId?: string;
+  /** Issue 50 §3: the owner lets visitors copy the list (never serialised: the page's links say it). */
+  allowCopies?: boolean;
   /** The newest social card version recorded for the owner (null: none), never serialised. */
   recordedCardVersion?: string | null;
 };
@@ -95,6 +97,7 @@ export async function findPublicProfile(db: Db, name: string, origin: string): P
   });
   const profile: FoundProfile = { user: toPublicUser(user), supplements: list };
   Object.defineProperty(profile, "userId", { value: user.id, enumerable: false });
+  Object.defineProperty(profile, "allowCopies", { value: user.allowCopies, enumerable: false });
   Object.defineProperty(profile, "recordedCardVersion", { value: row.recordedCardVersion ?? null, enumerable: false });
   return profile;
 }

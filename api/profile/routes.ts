@@ -99,6 +99,7 @@ export const profileRoutes = new Hono<AppEnv>()
       changes.timeZone = input.timeZone;
     }
     if (input.showSchedule !== undefined) changes.showSchedule = input.showSchedule;
+    if (input.allowCopies !== undefined) changes.allowCopies = input.allowCopies;
     if (Object.keys(changes).length === 0) return c.json(toUserJson(user));
     try {
       const db = c.get("ctx").database.db;

@@ -20,6 +20,7 @@ export function toUserJson(user: User): CurrentUser {
     showAffiliateLinks: user.showAffiliateLinks,
     timeZone: user.timeZone ?? null,
     showSchedule: user.showSchedule ?? false,
+    allowCopies: user.allowCopies ?? true,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };

@@ -6,12 +6,13 @@
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { rowsOf } from "../../db/rows";
-import { type Supplement, supplements } from "../../db/schema";
+import { type Supplement, supplements, type User } from "../../db/schema";
 import { MESSAGES } from "../../src/lib/account-messages";
 import { AS_NEEDED_MESSAGES } from "../../src/lib/as-needed-input";
 import { MAX_SUPPLEMENTS } from "../../src/lib/constants";
 import { SUPPLEMENT_MESSAGES } from "../../src/lib/messages";
 import { DEFAULT_SCHEDULE } from "../../src/lib/schedule";
+import type { Supplement as SupplementJson } from "../../src/lib/types";
 import { reorderSchema, supplementInputSchema } from "../../src/lib/validation";
 import { type AppEnv, requireUser } from "../lib/env";
 import { badRequest, jsonWithEtag, notFound, readJson } from "../lib/http";
@@ -19,7 +20,19 @@ import { parseIdParam } from "../lib/id";
 import { withUserLock } from "../lib/user-lock";
 import { completeSchedule } from "../tracking/schedule-input";
 import { recordVersion, userToday, versionCtes } from "../tracking/versions";
-import { listSupplements, toSupplementJson } from "./queries";
+import { listSupplements, supplementAnswers, toSupplementJson } from "./queries";
+
+/** One written row's answer, with its source when it is a copy (issue 50 §3). */
+async function answerOf(
+  c: import("hono").Context<AppEnv>,
+  row: Supplement,
+  user: Pick<User, "isPremium" | "timeZone">,
+): Promise<SupplementJson> {
+  const [answer] = await supplementAnswers(c.get("ctx").database.db, [row], user.isPremium, userToday(user));
+  if (!answer) throw new Error("no answer for a row");
+  return answer;
+}
+
 import { deleteWithUndo, purgeLater, restoreFromTrash } from "./trash";
 
 const parseId = (raw: string) => parseIdParam(raw, "id", SUPPLEMENT_MESSAGES.invalidId, SUPPLEMENT_MESSAGES.notFound);
@@ -32,7 +45,7 @@ const limitsNeedAsNeeded = () => badRequest(AS_NEEDED_MESSAGES.scheduled, { asNe
 const supplementColumns = Object.entries(getTableColumns(supplements));
 
 /** A `supplements` row read by raw SQL (column names, driver values) as Drizzle maps it. */
-function toSupplementRow(raw: Record<string, unknown>): Supplement {
+export function toSupplementRow(raw: Record<string, unknown>): Supplement {
   const row: Record<string, unknown> = {};
   for (const [key, column] of supplementColumns) {
     const value = raw[column.name];
@@ -120,7 +133,7 @@ export const supplementRoutes = new Hono<AppEnv>()
     });
     c.header("Cache-Control", "no-store");
     const today = userToday(user);
-    return c.json(reordered.map((row) => toSupplementJson(row, user.isPremium, undefined, today)));
+    return c.json(await supplementAnswers(c.get("ctx").database.db, reordered, user.isPremium, today));
   })
   .put("/supplements/:id", async (c) => {
     const user = await requireUser(c);
@@ -166,7 +179,7 @@ export const supplementRoutes = new Hono<AppEnv>()
     });
     if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
     c.get("ctx").caches.invalidate({ userId: user.id });
-    return c.json(toSupplementJson(row, user.isPremium, undefined, userToday(user)));
+    return c.json(await answerOf(c, row, user));
   })
   .get("/supplements/:id", async (c) => {
     const user = await requireUser(c);
@@ -178,7 +191,7 @@ export const supplementRoutes = new Hono<AppEnv>()
       .where(and(eq(supplements.id, id), eq(supplements.userId, user.id)))
       .limit(1);
     if (!row) throw notFound(SUPPLEMENT_MESSAGES.notFound);
-    return c.json(toSupplementJson(row, user.isPremium, undefined, userToday(user)));
+    return c.json(await answerOf(c, row, user));
   })
   .delete("/supplements/:id", async (c) => {
     const user = await requireUser(c);
@@ -211,5 +224,5 @@ export const supplementRoutes = new Hono<AppEnv>()
     if (outcome === "full") throw badRequest(MESSAGES.tooManySupplements);
     if (outcome === "gone") throw notFound(SUPPLEMENT_MESSAGES.undoExpired);
     if (!row) throw new Error("restore returned no row");
-    return c.json(toSupplementJson(row, user.isPremium, undefined, userToday(user)), 201);
+    return c.json(await answerOf(c, row, user), 201);
   });

@@ -95,6 +95,12 @@ export default function InsightsCard({ user: initialUser }: { user: CurrentUser 
                 {data.totals.visitors}
               </dd>
             </div>
+            <div className="rounded-xl bg-slate-50 p-3">
+              <dt className="text-sm text-slate-600">Copies</dt>
+              <dd className="text-2xl font-bold text-slate-900" data-testid="insights-copies">
+                {data.copies.total}
+              </dd>
+            </div>
             {user.isPremium && (
               <div className="rounded-xl bg-slate-50 p-3">
                 <dt className="text-sm text-slate-600">Link clicks</dt>
@@ -167,6 +173,21 @@ export default function InsightsCard({ user: initialUser }: { user: CurrentUser 
               </table>
             </div>
           </details>
+          {data.copies.supplements.length > 0 && (
+            <div className="mt-5">
+              <h3 className="font-semibold text-slate-900">Copies per supplement</h3>
+              <ul className="mt-2 divide-y divide-slate-100" data-testid="insights-copies-list">
+                {data.copies.supplements.map((row) => (
+                  <li key={row.supplementId} className="flex items-center justify-between gap-3 py-2 text-sm">
+                    <span className="user-text min-w-0 text-slate-800">{row.name}</span>
+                    <span className="shrink-0 font-semibold text-slate-900">
+                      {row.copies} {row.copies === 1 ? "copy" : "copies"}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           {user.isPremium ? (
             <div className="mt-5">
               <h3 className="font-semibold text-slate-900">Clicks per affiliate link</h3>

@@ -97,7 +97,9 @@ export default function ProfileEditForm({ user: initialUser }: { user: CurrentUs
     setSaving(true);
     try {
       // A free member's premium switches are shown off and disabled: they are not sent.
-      const sent = user.isPremium ? switches : { showSchedule: switches.showSchedule };
+      const sent = user.isPremium
+        ? switches
+        : { showSchedule: switches.showSchedule, allowCopies: switches.allowCopies };
       await api.put("/api/profile", { ...parsed.data, ...sent });
       const fresh = await refreshUser();
       if (fresh) {

@@ -85,7 +85,9 @@ export default function ProfileSetup({ user }: Props) {
         title: PROFILE_MESSAGES.setupCompleteTitle,
         description: PROFILE_MESSAGES.setupComplete,
       });
-      window.location.assign("/");
+      // Set up on the way to copy a stack (issue 50 §3): back to it; else home.
+      const { pathname, search } = window.location;
+      window.location.assign(pathname.startsWith("/copy/") ? pathname + search : "/");
     } catch (error) {
       setSubmitting(false);
       if (error instanceof ApiError && error.status === 409) {

@@ -42,6 +42,16 @@ export interface InsightsAnswer {
   days: InsightsDay[];
   /** Premium: each supplement with an affiliate link, in the list's order (empty for free members). */
   links: { supplementId: number; name: string; clicks: number }[];
+  /**
+   * Issue 50 §3: copies made of the owner's supplements ('Copy this stack'): in total, per day
+   * (every day of the range, zero days included) and per supplement copied in the range, in the
+   * list's order. Who copied is not stored.
+   */
+  copies: {
+    total: number;
+    days: { date: string; copies: number }[];
+    supplements: { supplementId: number; name: string; copies: number }[];
+  };
 }
 
 const DAY_MS = 86_400_000;

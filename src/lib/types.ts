@@ -25,6 +25,8 @@ export interface CurrentUser extends SocialLinks {
   timeZone: string | null;
   /** Issue 19: the public page shows when they take things. */
   showSchedule: boolean;
+  /** Issue 50 §3: visitors may copy the public list ('Copy this stack'); on by default. */
+  allowCopies: boolean;
   /** ISO timestamps. */
   createdAt: string;
   updatedAt: string;
@@ -79,6 +81,8 @@ export interface Supplement {
   ingredients?: import("./ingredients").IngredientJson[];
   /** Issue 40: private stock, on GET /api/supplements rows only (src/lib/stock.ts). */
   stock?: import("./stock").StockJson | null;
+  /** Issue 50 §3: a copy's source ('From @alice's stack', 'Buy again'); null for one's own. */
+  source: import("./copies").SupplementSource | null;
   /** ISO timestamps. */
   createdAt: string;
   updatedAt: string;

@@ -405,6 +405,8 @@ export const profileUpdateSchema = z.object({
     })
     .optional(),
   showSchedule: z.boolean({ message: "showSchedule must be true or false" }).optional(),
+  /** Issue 50 §3: visitors may copy the public list. */
+  allowCopies: z.boolean({ message: "allowCopies must be true or false" }).optional(),
 });
 
 const requiredText = (label: string) =>

@@ -589,6 +589,7 @@ function sampleUser(): User {
     tiktokUrl: null,
     timeZone: null,
     showSchedule: false,
+    allowCopies: true,
     linkedinUrl: null,
     websiteUrl: null,
     showNotes: false,

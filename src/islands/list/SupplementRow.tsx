@@ -3,6 +3,7 @@ import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useStore } from "@nanostores/react";
 import Menu from "../../components/Menu";
+import { COPY_MESSAGES, COPY_TEXT } from "../../lib/copies";
 import { OFFLINE_MESSAGES } from "../../lib/messages";
 import { PLUS_ONE_PACK, stockLine } from "../../lib/stock";
 import type { Supplement } from "../../lib/types";
@@ -78,6 +79,27 @@ export default function SupplementRow({
             data-testid="row-stock"
           >
             {stockLine(supplement.stock, supplement.quantityType, today)}
+          </p>
+        )}
+        {supplement.source && (
+          <p className="user-text mt-1 text-sm text-slate-700" data-testid="row-source">
+            <a href={`/${supplement.source.username}`} className="underline">
+              {COPY_MESSAGES.source(supplement.source.username)}
+            </a>
+            {supplement.source.buyUrl && (
+              <>
+                {" · "}
+                <a
+                  href={supplement.source.buyUrl}
+                  target="_blank"
+                  rel="sponsored noopener noreferrer"
+                  className="font-medium text-brand-800 underline"
+                >
+                  {COPY_TEXT.buyAgain}
+                  <span className="sr-only">: {supplement.name}</span>
+                </a>
+              </>
+            )}
           </p>
         )}
         {premium && supplement.affiliateLink && clicks !== undefined && (

@@ -1,5 +1,6 @@
 /** Edit Profile's "Public Profile" switches: what visitors of the public page see of the supplements. */
 import type { Dispatch, SetStateAction } from "react";
+import { COPY_TEXT } from "../../lib/copies";
 import { SHOW_AFFILIATE_LINKS_LABEL, SHOW_NOTES_LABEL } from "../../lib/insights";
 import type { CurrentUser } from "../../lib/types";
 
@@ -7,11 +8,12 @@ import type { CurrentUser } from "../../lib/types";
 const PREMIUM_SWITCH_NOTE =
   "Premium only: notes and affiliate links show on your public page while you are a Premium member.";
 
-export type Switch = "showNotes" | "showAffiliateLinks" | "showSchedule";
+export type Switch = "showNotes" | "showAffiliateLinks" | "showSchedule" | "allowCopies";
 export const switchesOf = (user: CurrentUser): Record<Switch, boolean> => ({
   showNotes: user.showNotes,
   showAffiliateLinks: user.showAffiliateLinks,
   showSchedule: user.showSchedule,
+  allowCopies: user.allowCopies,
 });
 
 const SWITCHES: { field: Switch; label: string; premium: boolean; hint?: string }[] = [
@@ -23,6 +25,7 @@ const SWITCHES: { field: Switch; label: string; premium: boolean; hint?: string 
     premium: false,
     hint: "Your times of day and amounts only; what you have taken stays private.",
   },
+  { field: "allowCopies", label: COPY_TEXT.setting, premium: false, hint: COPY_TEXT.settingHint },
 ];
 
 interface Props {

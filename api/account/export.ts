@@ -46,7 +46,7 @@ const BILLING_COLUMNS: UserColumn[] = ["isPremium", "subscriptionStatus"];
 
 /** Columns of `supplements` left out: the owner's id (it is the account's). */
 // sourceUserId: another account's internal id (issue 50 §3); the copy's source supplement id stays.
-const WITHHELD_SUPPLEMENT_COLUMNS = new Set(["userId", "sourceUserId"]);
+export const WITHHELD_SUPPLEMENT_COLUMNS: ReadonlySet<string> = new Set(["userId", "sourceUserId"]);
 
 /** A stored value as JSON shows it: dates as ISO 8601, binary never (no such column today). */
 function plain(value: unknown): unknown {

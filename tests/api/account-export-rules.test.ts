@@ -9,7 +9,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, getTableColumns } from "drizzle-orm";
-import { buildExport, type ExportDocument, signInMethod } from "../../api/account/export";
+import { buildExport, type ExportDocument, signInMethod, WITHHELD_SUPPLEMENT_COLUMNS } from "../../api/account/export";
 import { freezeClock, resetClock } from "../../api/lib/clock";
 import { HttpError } from "../../api/lib/http";
 import {
@@ -298,7 +298,7 @@ describe("only the user's own rows, in every section (seeded for two users)", ()
       const doc = await exportOf(mine);
       const list = doc.supplements;
       expect(list.map((s) => s.id)).toEqual([ids.b, ids.a]);
-      const keys = Object.keys(getTableColumns(supplements)).filter((k) => k !== "userId");
+      const keys = Object.keys(getTableColumns(supplements)).filter((k) => !WITHHELD_SUPPLEMENT_COLUMNS.has(k));
       for (const s of list) expect(Object.keys(s)).toEqual(keys);
       expect(typeof list[0]?.createdAt).toBe("string");
       expect(doc.intakes).toEqual([

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq, getTableColumns } from "drizzle-orm";
-import { WITHHELD_USER_COLUMNS } from "../../api/account/export";
+import { WITHHELD_SUPPLEMENT_COLUMNS, WITHHELD_USER_COLUMNS } from "../../api/account/export";
 import { freezeClock, resetClock } from "../../api/lib/clock";
 import { type CardFacts, cardFacts, cardVersion } from "../../api/sharing/card-facts";
 import { accounts, sessions, supplements, users } from "../../db/schema";
@@ -121,7 +121,7 @@ describe("JSON", () => {
     expect(doc.supplements).toHaveLength(stored.length);
     stored.forEach((s, i) => {
       for (const column of Object.keys(getTableColumns(supplements)) as (keyof typeof s)[]) {
-        if (column === "userId") continue;
+        if (WITHHELD_SUPPLEMENT_COLUMNS.has(column)) continue;
         expect(doc.supplements[i]?.[column], `supplement ${i} ${column}`).toEqual(plain(s[column]));
       }
     });
@@ -296,7 +296,7 @@ describe("CSV", () => {
     const [header, ...rows] = parseCsv(text.slice(1));
     // The schedule (issue 19) is three readable columns at the end instead of its JSON.
     const columns = Object.keys(getTableColumns(supplements)).filter(
-      (c) => c !== "userId" && c !== "schedule" && c !== "doseAmount" && c !== "ingredients",
+      (c) => !WITHHELD_SUPPLEMENT_COLUMNS.has(c) && c !== "schedule" && c !== "doseAmount" && c !== "ingredients",
     );
     // Issue 47: the ingredients as one readable column after them (tests/api/ingredients-private.test.ts).
     expect(header).toEqual([

@@ -393,6 +393,13 @@ const ROWS: Row[] = [
     call: () => ({ method: "POST", path: "/api/reminders/test", body: {} }),
     expect: signedIn(401, 400),
   },
+  // "Copy this stack" (issue 50 §3): signed in; a name nobody has is a 404 (the budget spent first).
+  {
+    route: "POST /api/copies",
+    what: "a name nobody has",
+    call: () => ({ method: "POST", path: "/api/copies", body: { from: "nobody-has-this-name", supplementIds: [1] } }),
+    expect: signedIn(401, 404),
+  },
   {
     route: "GET /api/reminders/confirm",
     what: "a forged confirmation link (issue 45)",
@@ -729,6 +736,18 @@ const ROWS: Row[] = [
     what: "a reset link works whoever is signed in (the token is the credential)",
     call: () => ({ method: "GET", path: "/auth/reset-password?token=abc" }),
     expect: all(200),
+  },
+  {
+    route: "page copy/[username].astro",
+    what: "a name nobody has: sign up first, then the 404 page",
+    call: () => ({ method: "GET", path: "/copy/nobody-has-this-name" }),
+    expect: {
+      out: { status: 302, location: /^\/auth\/sign-up\?redirectTo=%2Fcopy%2Fnobody-has-this-name$/ },
+      other: 404,
+      free: 404,
+      premium: 404,
+      noname: SETUP,
+    },
   },
   ...(["billing", "subscribe", "profile/edit", "settings", "report"] as const).map(
     (name): Row => ({

@@ -411,6 +411,8 @@ const FIXED: Record<string, string> = {
   "GET /api/reminders": "one user's settings and at most MAX_PUSH_DEVICES devices",
   "PUT /api/reminders": "one row",
   "POST /api/reminders/test": "at most MAX_PUSH_DEVICES pushes and one mail; 5 an hour",
+  "POST /api/copies":
+    "at most MAX_SUPPLEMENTS ids (a strict schema), rows only up to the 200 limit, 30 requests an hour per account",
   "GET /api/reminders/unsubscribe": "one HMAC check",
   "POST /api/reminders/unsubscribe": "one HMAC check, one row",
   // Issue 45 (email-confirm.test.ts)

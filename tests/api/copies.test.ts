@@ -117,7 +117,11 @@ describe("a copy", () => {
       });
     }
     // The answer carries the copies with their source.
-    expect(body.supplements.map((s) => s.source?.username ?? null)).toEqual([alice.username, alice.username, alice.username]);
+    expect(body.supplements.map((s) => s.source?.username ?? null)).toEqual([
+      alice.username,
+      alice.username,
+      alice.username,
+    ]);
   });
 
   test("schedule hidden: the defaults, no dose", async () => {

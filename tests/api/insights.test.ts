@@ -105,7 +105,7 @@ describe("GET /api/insights", () => {
     expect(body.days.every((d) => d.views === 0 && d.visitors === 0 && d.clicks === 0)).toBe(true);
     expect(body.totals).toEqual({ views: 0, visitors: 0, clicks: 0 });
     expect(body.links).toEqual([]);
-    expect(Object.keys(body).sort()).toEqual(["days", "from", "links", "to", "totals"]);
+    expect(Object.keys(body).sort()).toEqual(["copies", "days", "from", "links", "to", "totals"]);
   });
 
   test("the range's bounds: its first and last day count, the day before and the day after do not", async () => {

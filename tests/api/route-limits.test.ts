@@ -44,6 +44,7 @@ const APP_ROUTES: Record<string, Cost> = {
     "none: writes; its address confirmation mail goes at most once in 10 minutes, under the recipient's daily mail budget (api/lib/mail.ts)",
   "GET /api/reminders/confirm": "none: a one-time link (32 random bytes) confirms the address",
   "POST /api/reminders/test": "mail",
+  "POST /api/copies": "none: adds up to 200 rows to one's own list; its own budget, 30 an hour per account",
   "GET /api/reminders/unsubscribe": "none: a confirmation page",
   "POST /api/reminders/unsubscribe": "none: turns e-mail reminders off (a signed link)",
   "GET /api/calendar": "none: reads",
@@ -271,6 +272,9 @@ const DRIVERS: Record<string, (k: Keys) => Promise<Response>> = {
       k.account.cookie,
     ),
   "GET /api/account/email/confirm": (k) => send("GET", "/api/account/email/confirm?token=not-a-token", k),
+  // A name nobody has: the budget is spent before the name is looked up, nothing is added.
+  "POST /api/copies": (k) =>
+    send("POST", "/api/copies", k, { from: "nobody-has-this-name", supplementIds: [1] }, k.account.cookie),
 };
 
 /** Routes that act on a signed-in account (the account dimension needs a real one). */
@@ -279,6 +283,7 @@ const SIGNED_IN = new Set([
   "DELETE /api/account",
   "POST /api/account/email",
   "POST /api/reminders/test",
+  "POST /api/copies",
 ]);
 
 const CASES = Object.entries(ROUTE_LIMITS).flatMap(([route, rules]) =>

@@ -57,6 +57,7 @@ interface Json {
   status: unknown;
   servingSize: number;
   ingredients: unknown[];
+  source: unknown;
   createdAt: string;
   updatedAt: string;
 }
@@ -84,6 +85,8 @@ describe("the answer's shape", () => {
       status: { state: "active", nextDueOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) },
       servingSize: 1,
       ingredients: [],
+      // Issue 50 §3: a copy's source; none for one's own.
+      source: null,
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
     });

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { users } from "../../db/schema";
+import { counterOf } from "../../api/insights/counter";
+import { supplementDailyClicks, users } from "../../db/schema";
 import { COPY_MESSAGES } from "../../src/lib/copies";
 import { DEFAULT_SCHEDULE } from "../../src/lib/schedule";
 import type { Supplement } from "../../src/lib/types";
@@ -146,6 +147,31 @@ describe("a copy", () => {
     await api.ctx.database.db.delete(users).where(eq(users.id, alice.id));
     const after = await list(bob);
     expect(after.map((s) => [s.name, s.source])).toEqual([["Zinc", null]]);
+  });
+
+  test("Buy again is the source's /go link: a click on it is counted for the creator", async () => {
+    const { alice, zinc } = await owner();
+    const bob = await createUser(api, { username: uniqueName("bob") });
+    await copy(bob, { from: alice.username, supplementIds: [zinc] });
+    const buyUrl = (await list(bob))[0]?.source?.buyUrl as string;
+    expect(buyUrl).toBe(`/go/${zinc}`);
+    const stored = async () => {
+      await counterOf(api.ctx).flush();
+      const rows = await api.ctx.database.db
+        .select({ clicks: supplementDailyClicks.clicks })
+        .from(supplementDailyClicks)
+        .where(eq(supplementDailyClicks.supplementId, zinc));
+      return rows.reduce((n, r) => n + r.clicks, 0);
+    };
+    const before = await stored();
+    const click = await api.fetch(buyUrl, {
+      headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36", cookie: bob.cookie },
+      origin: null,
+      redirect: "manual",
+    });
+    expect(click.status).toBe(302);
+    expect(click.headers.get("location")).toBe("https://shop.example.com/zinc");
+    expect(await stored()).toBe(before + 1);
   });
 
   test("the owner's Insights count each copy per supplement and day, without who copied", async () => {

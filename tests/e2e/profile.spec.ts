@@ -66,10 +66,8 @@ async function expectPublicProfile(
     await expect(link).toHaveAttribute("target", "_blank");
     await expect(link).toHaveAttribute("rel", "noopener noreferrer me");
   }
-  const items = page
-    .getByRole("main")
-    .getByRole("listitem")
-    .filter({ hasNot: page.getByRole("link") });
+  // The supplements' items: those of the Supplements section (each has its 'Add to my stack' link, issue 50).
+  const items = page.getByRole("region", { name: /^Supplements/ }).getByRole("listitem");
   await expect(items).toHaveCount(supplements.length);
   for (const [i, [name, quantityType, frequency]] of supplements.entries()) {
     await expect(items.nth(i)).toContainText(name);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { getTableColumns } from "drizzle-orm";
-import { csvField, exportCsv } from "../../api/account/export";
+import { csvField, exportCsv, WITHHELD_SUPPLEMENT_COLUMNS } from "../../api/account/export";
 import { supplements } from "../../db/schema";
 import { EXPORT_FORMAT } from "../../src/lib/account";
 
@@ -59,7 +59,7 @@ describe("CSV", () => {
       ],
     };
     const header = Object.keys(getTableColumns(supplements)).filter(
-      (k) => k !== "userId" && k !== "schedule" && k !== "doseAmount" && k !== "ingredients",
+      (k) => !WITHHELD_SUPPLEMENT_COLUMNS.has(k) && k !== "schedule" && k !== "doseAmount" && k !== "ingredients",
     );
     const text = exportCsv(doc);
     expect(text.startsWith("\uFEFF")).toBe(true);

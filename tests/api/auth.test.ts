@@ -48,6 +48,8 @@ const USER_FIELDS = [
   // Issue 19: the zone and the public schedule switch.
   "timeZone",
   "showSchedule",
+  // Issue 50 §3: visitors may copy the public list.
+  "allowCopies",
   "createdAt",
   "updatedAt",
 ].sort();

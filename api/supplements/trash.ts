@@ -8,7 +8,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rowsOf } from "../../db/rows";
-import { scheduleVersions, supplementDailyClicks, supplements, supplementTrash } from "../../db/schema";
+import { scheduleVersions, supplementDailyClicks, supplements, supplementTrash, users } from "../../db/schema";
 import { MAX_SUPPLEMENTS, UNDO_DELETE_MS } from "../../src/lib/constants";
 import { now, nowMs } from "../lib/clock";
 import type { Tx } from "../lib/user-lock";
@@ -71,7 +71,11 @@ export async function restoreFromTrash(tx: Tx, userId: string, id: number): Prom
       returning t.*
     ), restored as (
       insert into ${supplements} overriding system value
-      select r.* from taken, jsonb_populate_record(null::${supplements}, ${ADDED_COLUMNS} || taken.row) r
+      -- A copy whose source owner's account went meanwhile comes back without its source (issue 50 §3).
+      select r.* from taken, jsonb_populate_record(null::${supplements}, ${ADDED_COLUMNS} || taken.row
+        || case when taken.row ->> 'source_user_id' is not null and not exists (
+          select 1 from ${users} u where u.id = taken.row ->> 'source_user_id')
+        then '{"source_user_id": null}'::jsonb else '{}'::jsonb end) r
       returning id
     ), old_versions as (
       delete from ${scheduleVersions} v using taken

@@ -174,6 +174,19 @@ describe("a copy", () => {
     expect(await stored()).toBe(before + 1);
   });
 
+  test("Undo of a deleted copy whose owner's account went meanwhile: back, without its source", async () => {
+    const { alice, zinc } = await owner();
+    const bob = await createUser(api, { username: uniqueName("bob") });
+    await copy(bob, { from: alice.username, supplementIds: [zinc] });
+    const [mine] = await list(bob);
+    expect((await as(bob, `/api/supplements/${mine?.id}`, { method: "DELETE" })).status).toBe(204);
+    await api.ctx.database.db.delete(users).where(eq(users.id, alice.id));
+    const undo = await as(bob, `/api/supplements/${mine?.id}/restore`, { method: "POST" });
+    expect(undo.status).toBe(201);
+    expect(((await undo.json()) as Supplement).source).toBeNull();
+    expect((await list(bob)).map((s) => [s.name, s.source])).toEqual([["Zinc", null]]);
+  });
+
   test("the owner's Insights count each copy per supplement and day, without who copied", async () => {
     const { alice, magnesium, zinc } = await owner();
     for (const ids of [[magnesium], [magnesium, zinc]]) {

@@ -174,6 +174,16 @@ describe("a copy", () => {
     expect(await stored()).toBe(before + 1);
   });
 
+  test("duplicates: an id twice is one copy; a name already in the list is copied when asked (the page unchecks it)", async () => {
+    const { alice, magnesium } = await owner();
+    const bob = await createUser(api, { username: uniqueName("bob") });
+    await addSupplementAs(api, bob, { name: "magnesium" });
+    const answer = await copy(bob, { from: alice.username, supplementIds: [magnesium, magnesium] });
+    expect(answer.status).toBe(201);
+    expect(answer.body.added).toBe(1);
+    expect((await list(bob)).map((s) => s.name)).toEqual(["magnesium", "Magnesium"]);
+  });
+
   test("Undo of a deleted copy whose owner's account went meanwhile: back, without its source", async () => {
     const { alice, zinc } = await owner();
     const bob = await createUser(api, { username: uniqueName("bob") });

@@ -139,7 +139,9 @@ export default function InsightsCard({ user: initialUser }: { user: CurrentUser 
             <summary className="cursor-pointer text-sm font-medium text-slate-700">Daily numbers</summary>
             <div className="mt-2 max-h-64 overflow-y-auto">
               <table className="w-full text-left text-sm">
-                <caption className="sr-only">Profile views and visitors per day, {data.days.length} days</caption>
+                <caption className="sr-only">
+                  Profile views, visitors and copies per day, {data.days.length} days
+                </caption>
                 <thead>
                   <tr className="text-slate-600">
                     <th scope="col" className="py-1 font-medium">
@@ -151,6 +153,9 @@ export default function InsightsCard({ user: initialUser }: { user: CurrentUser 
                     <th scope="col" className="py-1 text-right font-medium">
                       Visitors
                     </th>
+                    <th scope="col" className="py-1 text-right font-medium">
+                      Copies
+                    </th>
                     {user.isPremium && (
                       <th scope="col" className="py-1 text-right font-medium">
                         Clicks
@@ -159,13 +164,16 @@ export default function InsightsCard({ user: initialUser }: { user: CurrentUser 
                   </tr>
                 </thead>
                 <tbody>
-                  {[...data.days].reverse().map((day) => (
+                  {[...data.days].reverse().map((day, i) => (
                     <tr key={day.date} className="border-t border-slate-100">
                       <th scope="row" className="py-1 font-normal text-slate-700">
                         {shortDate(day.date)}
                       </th>
                       <td className="py-1 text-right text-slate-900">{day.views}</td>
                       <td className="py-1 text-right text-slate-900">{day.visitors}</td>
+                      <td className="py-1 text-right text-slate-900">
+                        {data.copies.days[data.days.length - 1 - i]?.copies ?? 0}
+                      </td>
                       {user.isPremium && <td className="py-1 text-right text-slate-900">{day.clicks}</td>}
                     </tr>
                   ))}

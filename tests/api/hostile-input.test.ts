@@ -13,6 +13,7 @@ import { createApp } from "../../api/app";
 import type { AppContext } from "../../api/lib/context";
 import { SURROGATE_MESSAGE } from "../../api/lib/http";
 import { changeEmailSchema, changePasswordSchema, deleteAccountSchema } from "../../src/lib/account";
+import { calendarInputSchema } from "../../src/lib/calendar";
 import { QUANTITY_TYPES } from "../../src/lib/constants";
 import { DEFAULT_PUSH_HOSTS } from "../../src/lib/push-hosts";
 import { pushSubscriptionSchemaFor, reminderSettingsSchema } from "../../src/lib/reminders";
@@ -320,6 +321,9 @@ const FUZZED: Record<string, string> = {
   "POST /api/reminders/unsubscribe": "no body read; a signed query, HTML answers (reminders.test.ts)",
   "POST /api/push/subscriptions": "push subscription bodies, below",
   "DELETE /api/push/subscriptions/:id": "path ids, below",
+  "PUT /api/calendar": "calendar feed switches, below",
+  "POST /api/calendar/reset": "no body read, below",
+  "POST /api/copies": "copy requests, below",
 };
 
 describe("coverage", () => {
@@ -738,6 +742,28 @@ describe("JSON endpoints under fast-check", () => {
     await fuzz(
       fc.asyncProperty(body, (b) => checkCase("PUT", "/api/reminders", b, owner.cookie, reminderSettingsSchema)),
     );
+  }, 600_000);
+
+  // Issue 50: the calendar feed's switches and reset, and copies of another's stack.
+  test(`PUT /api/calendar and POST /api/calendar/reset (${RUNS} cases)`, async () => {
+    const body = bodyFor({
+      enabled: fc.oneof(fc.boolean(), jsonish),
+      hideNames: fc.oneof(fc.boolean(), jsonish),
+    });
+    await fuzz(
+      fc.asyncProperty(body, async (b) => {
+        await checkCase("PUT", "/api/calendar", b, owner.cookie, calendarInputSchema);
+        await checkCase("POST", "/api/calendar/reset", b, owner.cookie);
+      }),
+    );
+  }, 600_000);
+
+  test(`POST /api/copies (${RUNS} cases)`, async () => {
+    const body = bodyFor({
+      from: fc.oneof(fc.constant(premium.username ?? ""), fc.constant(owner.username ?? ""), anyString, jsonish),
+      supplementIds: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.constantFrom(...ownIds)), { maxLength: 4 }), jsonish),
+    });
+    await fuzz(fc.asyncProperty(body, (b) => checkCase("POST", "/api/copies", b, premium.cookie)));
   }, 600_000);
 
   test(`POST /api/push/subscriptions and DELETE /api/push/subscriptions/:id (${RUNS} cases)`, async () => {

@@ -12,10 +12,11 @@ import { rowsOf } from "../../db/rows";
 import { intakes, scheduleVersions, supplements } from "../../db/schema";
 import { addDays, dateIn } from "../../src/lib/dates";
 import { dosePhrase } from "../../src/lib/dose";
-import { amountAt } from "../../src/lib/due";
+import { amountAt, versionOn } from "../../src/lib/due";
 import { dueOn } from "../../src/lib/schedule";
 import { stockOf } from "../../src/lib/stock";
 import { factsOf, leadOf, stockColumns } from "../supplements/stock-queries";
+import { plannedVersionColumns } from "../tracking/versions";
 import { type FeedDose, type FeedInput, feedEvents, type Slot } from "./events";
 import { calendarText } from "./ics";
 import { feedTokenHash } from "./token";
@@ -75,13 +76,7 @@ export async function feedAnswer(db: Db, token: string, at: Date, host: string):
   const [versions, taken] = await Promise.all([
     db
       .select({
-        supplementId: scheduleVersions.supplementId,
-        validFrom: scheduleVersions.validFrom,
-        name: scheduleVersions.name,
-        quantityType: scheduleVersions.quantityType,
-        doseAmount: scheduleVersions.doseAmount,
-        schedule: scheduleVersions.schedule,
-        deleted: scheduleVersions.deleted,
+        ...plannedVersionColumns,
         sortOrder: s.sortOrder,
         unitsPerPack: s.unitsPerPack,
         stockCount: s.stockCount,
@@ -116,7 +111,7 @@ export async function feedAnswer(db: Db, token: string, at: Date, host: string):
   const days: FeedInput["days"] = [];
   for (let date = from; date <= to; date = addDays(date, 1)) {
     const live = [...bySupplement.values()]
-      .map((list) => list.filter((v) => v.validFrom <= date).at(-1))
+      .map((list) => versionOn(list, date))
       .filter((v): v is (typeof versions)[number] => v !== undefined && !v.deleted)
       .sort((a, b) => order(a) - order(b) || a.supplementId - b.supplementId);
     const doses: FeedDose[] = dueOn(live, date).doses.map(({ item, time }) => {

@@ -7,17 +7,11 @@
 import { and, asc, eq, gte, lte } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { intakes, scheduleVersions, supplements } from "../../db/schema";
-import { addDays, daysBetween, isCalendarDate } from "../../src/lib/dates";
-import {
-  REPORT_DEFAULT_DAYS,
-  REPORT_MAX_DAYS,
-  REPORT_MAX_IDS,
-  REPORT_MESSAGES,
-  type ReportJson,
-} from "../../src/lib/report";
+import { REPORT_DEFAULT_DAYS, REPORT_MAX_IDS, REPORT_MESSAGES, type ReportJson } from "../../src/lib/report";
 import { badRequest } from "../lib/http";
 import { ID_MAX } from "../lib/id";
-import { HISTORY_FLOOR } from "../tracking/queries";
+import { dayRange } from "../tracking/queries";
+import { plannedVersionColumns } from "../tracking/versions";
 import { type PlanIntake, planReport } from "./plan";
 
 export interface ReportQuery {
@@ -36,24 +30,13 @@ export interface ReportRange {
 const given = (value: string | null | undefined) =>
   value === undefined || value === null || value === "" ? null : value;
 
-/** The range asked for, or a 400 naming the field: dates real, `to` not after today, 1 to 366 days. */
+/**
+ * The range asked for (the history's rule: api/tracking/queries.ts `dayRange`, 30 days by
+ * default) and the supplements; a 400 naming the field.
+ */
 export function reportRange(query: ReportQuery, today: string): ReportRange {
-  const rawFrom = given(query.from);
-  const rawTo = given(query.to);
-  for (const [field, raw] of [
-    ["from", rawFrom],
-    ["to", rawTo],
-  ] as const) {
-    if (raw !== null && !isCalendarDate(raw))
-      throw badRequest(REPORT_MESSAGES.date, { [field]: [REPORT_MESSAGES.date] });
-  }
-  const to = rawTo ?? today;
-  const from = rawFrom ?? addDays(to, -(REPORT_DEFAULT_DAYS - 1));
-  if (to > today) throw badRequest(REPORT_MESSAGES.range, { to: [REPORT_MESSAGES.range] });
-  const span = daysBetween(from, to) + 1;
-  if (span < 1 || span > REPORT_MAX_DAYS || from < HISTORY_FLOOR) {
-    throw badRequest(REPORT_MESSAGES.range, { from: [REPORT_MESSAGES.range] });
-  }
+  const raw = { from: given(query.from) ?? undefined, to: given(query.to) ?? undefined };
+  const { from, to } = dayRange(raw, today, REPORT_DEFAULT_DAYS);
   const rawIds = given(query.supplements);
   if (rawIds === null) return { from, to, ids: null };
   const parts = rawIds.split(",").map((part) => part.trim());
@@ -74,13 +57,7 @@ export async function readReport(
   const [versions, logged] = await Promise.all([
     db
       .select({
-        supplementId: scheduleVersions.supplementId,
-        validFrom: scheduleVersions.validFrom,
-        name: scheduleVersions.name,
-        quantityType: scheduleVersions.quantityType,
-        doseAmount: scheduleVersions.doseAmount,
-        schedule: scheduleVersions.schedule,
-        deleted: scheduleVersions.deleted,
+        ...plannedVersionColumns,
         sortOrder: supplements.sortOrder,
       })
       .from(scheduleVersions)

@@ -5,18 +5,21 @@
 import { and, asc, desc, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { intakeDays, scheduleVersions, supplements } from "../../db/schema";
-import { addDays } from "../../src/lib/dates";
+import { addDays, daysBetween, isCalendarDate } from "../../src/lib/dates";
 import { amountAt } from "../../src/lib/due";
 import { ingredientJson, type StoredIngredient } from "../../src/lib/ingredients";
 import {
   dueOn,
+  HISTORY_MAX_DAYS,
   type HistoryDay,
   type IntakeStatus,
   type TodayAsNeeded,
   type TodayDose,
   type TodayJson,
+  TRACKING_MESSAGES,
 } from "../../src/lib/schedule";
 import { nowMs } from "../lib/clock";
+import { badRequest } from "../lib/http";
 import { readDayLog, stateOn } from "./as-needed";
 
 /** A version's serving and lines (issue 47), only when it has lines: Today's answer is unchanged without. */
@@ -102,6 +105,32 @@ export async function readDay(db: Db, userId: string, date: string, timeZone: st
 
 /** No history day is older than this: a range may not start before it (issue 36). */
 export const HISTORY_FLOOR = "2000-01-01";
+
+/**
+ * The days a read asks for (GET /api/history, the report): `from` and `to` real dates (absent:
+ * `to` today, `from` `defaultDays` before it), ending no later than today, 1 to HISTORY_MAX_DAYS
+ * days, none before HISTORY_FLOOR. A 400 naming the field otherwise.
+ */
+export function dayRange(
+  raw: { from?: string; to?: string },
+  today: string,
+  defaultDays: number,
+): { from: string; to: string } {
+  for (const key of ["from", "to"] as const) {
+    const value = raw[key];
+    if (value !== undefined && !isCalendarDate(value)) {
+      throw badRequest(TRACKING_MESSAGES.date, { [key]: [TRACKING_MESSAGES.date] });
+    }
+  }
+  const to = raw.to ?? today;
+  const from = raw.from ?? addDays(to, -(defaultDays - 1));
+  if (daysBetween(to, today) < 0) throw badRequest(TRACKING_MESSAGES.range, { to: [TRACKING_MESSAGES.range] });
+  const span = daysBetween(from, to) + 1;
+  if (span < 1 || span > HISTORY_MAX_DAYS || from < HISTORY_FLOOR) {
+    throw badRequest(TRACKING_MESSAGES.range, { from: [TRACKING_MESSAGES.range] });
+  }
+  return { from, to };
+}
 
 export const emptyDay = (date: string): HistoryDay => ({ date, due: 0, taken: 0, skipped: 0, missed: 0 });
 

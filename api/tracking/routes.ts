@@ -18,7 +18,6 @@ import {
   DOSE_TIMES,
   EDITABLE_DAYS,
   HISTORY_DEFAULT_DAYS,
-  HISTORY_MAX_DAYS,
   type HistoryJson,
   INTAKE_STATUSES,
   type IntakeBatchJson,
@@ -35,7 +34,7 @@ import { type AppEnv, requireUser } from "../lib/env";
 import { badRequest, jsonWithEtag, notFound, readJson } from "../lib/http";
 import { idNumber, parseIdParam } from "../lib/id";
 import { setAsNeededCount, stateOn } from "./as-needed";
-import { emptyDay, HISTORY_FLOOR, readDay, readHistory } from "./queries";
+import { dayRange, emptyDay, readDay, readHistory } from "./queries";
 import { userToday } from "./versions";
 import { clearIntakes, type DoseOutcome, setIntakes } from "./writes";
 
@@ -301,23 +300,8 @@ export const trackingRoutes = new Hono<AppEnv>()
   .get("/history", async (c) => {
     const user = await requireUser(c);
     const today = userToday(user);
-    const rawFrom = c.req.query("from");
-    const rawTo = c.req.query("to");
-    for (const [key, raw] of [
-      ["from", rawFrom],
-      ["to", rawTo],
-    ] as const) {
-      if (raw !== undefined && !isCalendarDate(raw)) {
-        throw badRequest(TRACKING_MESSAGES.date, { [key]: [TRACKING_MESSAGES.date] });
-      }
-    }
-    const to = rawTo ?? today;
-    const from = rawFrom ?? addDays(to, -(HISTORY_DEFAULT_DAYS - 1));
-    if (daysBetween(to, today) < 0) throw badRequest(TRACKING_MESSAGES.range, { to: [TRACKING_MESSAGES.range] });
+    const { from, to } = dayRange({ from: c.req.query("from"), to: c.req.query("to") }, today, HISTORY_DEFAULT_DAYS);
     const span = daysBetween(from, to) + 1;
-    if (span < 1 || span > HISTORY_MAX_DAYS || from < HISTORY_FLOOR) {
-      throw badRequest(TRACKING_MESSAGES.range, { from: [TRACKING_MESSAGES.range] });
-    }
     // One statement: the user's days from their first version to today (streaks are over all
     // of them), never more; the asked days before it have nothing due and are made here.
     const all = await readHistory(c.get("ctx").database.db, user.id, today, today);

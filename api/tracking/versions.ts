@@ -13,6 +13,17 @@ import type { Tx } from "../lib/user-lock";
 /** The user's calendar date now, in their zone (UTC until they set one). */
 export const userToday = (user: Pick<User, "timeZone">): string => dateIn(user.timeZone, now());
 
+/** What planning a day needs of a schedule version (the calendar feed, the report). */
+export const plannedVersionColumns = {
+  supplementId: scheduleVersions.supplementId,
+  validFrom: scheduleVersions.validFrom,
+  name: scheduleVersions.name,
+  quantityType: scheduleVersions.quantityType,
+  doseAmount: scheduleVersions.doseAmount,
+  schedule: scheduleVersions.schedule,
+  deleted: scheduleVersions.deleted,
+};
+
 async function write(
   tx: Tx,
   userId: string,

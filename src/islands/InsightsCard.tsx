@@ -46,6 +46,7 @@ export default function InsightsCard({ user: initialUser }: { user: CurrentUser 
   }, [range]);
 
   const max = Math.max(1, ...(data?.days.map((d) => d.views) ?? [0]));
+  const copiesOn = new Map(data?.copies.days.map((d) => [d.date, d.copies]) ?? []);
   return (
     <section className="card p-4 sm:p-6" aria-labelledby={`${id}-heading`} id="insights">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -164,16 +165,14 @@ export default function InsightsCard({ user: initialUser }: { user: CurrentUser 
                   </tr>
                 </thead>
                 <tbody>
-                  {[...data.days].reverse().map((day, i) => (
+                  {[...data.days].reverse().map((day) => (
                     <tr key={day.date} className="border-t border-slate-100">
                       <th scope="row" className="py-1 font-normal text-slate-700">
                         {shortDate(day.date)}
                       </th>
                       <td className="py-1 text-right text-slate-900">{day.views}</td>
                       <td className="py-1 text-right text-slate-900">{day.visitors}</td>
-                      <td className="py-1 text-right text-slate-900">
-                        {data.copies.days[data.days.length - 1 - i]?.copies ?? 0}
-                      </td>
+                      <td className="py-1 text-right text-slate-900">{copiesOn.get(day.date) ?? 0}</td>
                       {user.isPremium && <td className="py-1 text-right text-slate-900">{day.clicks}</td>}
                     </tr>
                   ))}

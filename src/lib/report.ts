@@ -2,6 +2,7 @@
  * The report for the doctor (issue 50 §2): its wire shape, range rules and messages, shared by
  * the API (api/report), the /report page and their tests.
  */
+import { HISTORY_MAX_DAYS, TRACKING_MESSAGES } from "./schedule";
 
 /** What became of a due dose; `open`: due today and not ticked yet, or on the day the supplement was added. */
 export type ReportDoseStatus = "taken" | "skipped" | "missed" | "open";
@@ -58,14 +59,16 @@ export interface ReportJson {
 }
 
 export const REPORT_DEFAULT_DAYS = 30;
-export const REPORT_MAX_DAYS = 366;
+/** The history's range rule (api/tracking/queries.ts `dayRange`). */
+export const REPORT_MAX_DAYS = HISTORY_MAX_DAYS;
 /** At most this many ids in `supplements` (a list holds at most 200). */
 export const REPORT_MAX_IDS = 200;
 
 export const REPORT_CSV_HEADER = ["date", "time", "supplement", "amount", "unit", "status", "ticked_at"] as const;
 
 export const REPORT_MESSAGES = {
-  date: "Dates must be real dates written YYYY-MM-DD",
-  range: "The range must run from from to to, end no later than today and cover at most 366 days",
+  /** The range's messages are the history's: one rule, one wording. */
+  date: TRACKING_MESSAGES.date,
+  range: TRACKING_MESSAGES.range,
   supplements: "supplements must be ids of your supplements, separated by commas",
 } as const;

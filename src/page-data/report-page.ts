@@ -1,9 +1,8 @@
 /** The /report page's data (issue 50 §2): the range from the address, checked as the API checks it. */
-import { now } from "../../api/lib/clock";
 import { getContext } from "../../api/lib/context";
 import { HttpError } from "../../api/lib/http";
 import { readReport, reportRange } from "../../api/report/read";
-import { dateIn } from "../lib/dates";
+import { userToday } from "../../api/tracking/versions";
 import type { ReportJson } from "../lib/report";
 import type { CurrentUser } from "../lib/types";
 
@@ -12,7 +11,7 @@ export type ReportPage =
   | { ok: false; message: string; field: string | null; from: string; to: string };
 
 export async function reportPage(user: CurrentUser, params: URLSearchParams): Promise<ReportPage> {
-  const today = dateIn(user.timeZone, now());
+  const today = userToday(user);
   // A form sends each chosen supplement as its own `s`; the API's `supplements=1,2` works too.
   const chosen = params.getAll("s");
   const query = {
